@@ -1,0 +1,111 @@
+/**
+ * Domain errors carry a stable `code` from the contract (CONTRACT.md §2). Transports map the code to their own
+ * representation (HTTP status, CLI exit); the domain never knows about either.
+ */
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'INVALID_REFERENCE'
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'DUPLICATE'
+  | 'SLOT_FULL'
+  | 'DATES_UNAVAILABLE'
+  | 'QUOTE_ALREADY_PROCESSED'
+  | 'QUOTE_EXPIRED'
+  | 'IDEMPOTENCY_IN_PROGRESS'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super('VALIDATION_FAILED', message, details);
+  }
+}
+
+export class InvalidReferenceError extends DomainError {
+  constructor(message: string, details?: ErrorDetail[]) {
+    super('INVALID_REFERENCE', message, details);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = 'Missing, unknown or revoked API key, or the integration may not use this endpoint') {
+    super('UNAUTHORIZED', message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message = 'Not found') {
+    super('NOT_FOUND', message);
+  }
+}
+
+export class DuplicateError extends DomainError {
+  constructor(message = 'Already exists') {
+    super('DUPLICATE', message);
+  }
+}
+
+export class SlotFullError extends DomainError {
+  constructor(message = 'A slot covered by this appointment is already at capacity') {
+    super('SLOT_FULL', message);
+  }
+}
+
+export class DatesUnavailableError extends DomainError {
+  constructor(message = 'The requested time is not bookable') {
+    super('DATES_UNAVAILABLE', message);
+  }
+}
+
+export class QuoteAlreadyProcessedError extends DomainError {
+  constructor(message = 'The quote was already accepted or refused') {
+    super('QUOTE_ALREADY_PROCESSED', message);
+  }
+}
+
+export class QuoteExpiredError extends DomainError {
+  constructor(message = 'The quote has expired') {
+    super('QUOTE_EXPIRED', message);
+  }
+}
+
+export class IdempotencyInProgressError extends DomainError {
+  constructor(message = 'A request with this Idempotency-Key is still being processed') {
+    super('IDEMPOTENCY_IN_PROGRESS', message);
+  }
+}
+
+export class IdempotencyKeyReusedError extends DomainError {
+  constructor(message = 'This Idempotency-Key was already used with a different request') {
+    super('IDEMPOTENCY_KEY_REUSED', message);
+  }
+}
+
+export class UnavailableError extends DomainError {
+  constructor(message = 'A required dependency is unavailable; retry later') {
+    super('UNAVAILABLE', message);
+  }
+}
+
+export const isDomainError = (err: unknown): err is DomainError => err instanceof DomainError;

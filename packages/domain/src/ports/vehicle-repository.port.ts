@@ -1,0 +1,16 @@
+import type { Fuel, Vehicle, VehicleImportRow } from '../entities/vehicle.js';
+import type { KeysetQuery } from './pagination.js';
+
+export interface VehicleListQuery extends KeysetQuery {
+  /** Case-insensitive exact make. */
+  make: string | null;
+  fuel: Fuel | null;
+}
+
+export interface VehicleRepository {
+  /** Vehicles that are not sold, ordered by `(publishedAt, id)` descending, strictly after `after`. */
+  list(query: VehicleListQuery): Promise<Vehicle[]>;
+  /** A vehicle that is not sold; restricted to `garageId` when given. */
+  findPublicById(id: string, garageId: string | null): Promise<(Vehicle & { garageId: string }) | null>;
+  upsertMany(garageId: string, rows: VehicleImportRow[], defaultCurrency: string): Promise<Record<string, string>>;
+}

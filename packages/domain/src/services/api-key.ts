@@ -1,0 +1,17 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+const API_KEY_PATTERN = /^[0-9a-f]{32}$/;
+
+/** 128 bits from the CSPRNG as 32 lowercase hex characters (CONTRACT.md §3). */
+export const generateApiKey = (): string => randomBytes(16).toString('hex');
+
+export const isWellFormedApiKey = (value: string): boolean => API_KEY_PATTERN.test(value);
+
+/** Keys and tokens are stored only as this SHA-256 hex digest. */
+export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+/** A URL-safe bearer token with 256 bits of entropy (quote links). */
+export const generateToken = (): string => randomBytes(32).toString('base64url');
+
+/** Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
+export const generateWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;

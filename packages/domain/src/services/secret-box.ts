@@ -1,0 +1,48 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { EncryptedSecret } from '../entities/integration.js';
+
+export interface EncryptionKey {
+  /** Stored next to each ciphertext so that keys can rotate. */
+  id: string;
+  /** 32 bytes. */
+  key: Buffer;
+}
+
+export interface SecretBox {
+  encrypt(plaintext: string): EncryptedSecret;
+  decrypt(secret: EncryptedSecret): string;
+}
+
+/**
+ * AES-256-GCM with a random 96-bit nonce per secret. `keys[0]` encrypts; every key decrypts what it encrypted,
+ * so an operator rotates by putting the new key first and keeping the old one until secrets are re-encrypted.
+ */
+export const makeSecretBox = (keys: EncryptionKey[]): SecretBox => {
+  const [active] = keys;
+  if (!active) throw new Error('makeSecretBox needs at least one key');
+  for (const k of keys) {
+    if (k.key.length !== 32) throw new Error(`encryption key ${k.id} must be 32 bytes`);
+  }
+  return {
+    encrypt(plaintext) {
+      const nonce = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', active.key, nonce);
+      const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return {
+        keyId: active.id,
+        nonce: nonce.toString('base64'),
+        ciphertext: ciphertext.toString('base64'),
+        tag: cipher.getAuthTag().toString('base64'),
+      };
+    },
+    decrypt(secret) {
+      const key = keys.find((k) => k.id === secret.keyId);
+      if (!key) throw new Error(`no encryption key with id ${secret.keyId}`);
+      const decipher = createDecipheriv('aes-256-gcm', key.key, Buffer.from(secret.nonce, 'base64'));
+      decipher.setAuthTag(Buffer.from(secret.tag, 'base64'));
+      return Buffer.concat([decipher.update(Buffer.from(secret.ciphertext, 'base64')), decipher.final()]).toString(
+        'utf8',
+      );
+    },
+  };
+};

@@ -1,0 +1,19 @@
+import t from 'tap';
+import { makeCursorCodec } from '../src/services/cursor.js';
+
+const codec = makeCursorCodec(Buffer.alloc(32, 7));
+const position = { sortValue: new Date('2026-11-01T10:00:00.123Z'), id: '0b9c8d3e-1111-4222-8333-444455556666' };
+
+t.test('a cursor decodes to the position it encoded, in the same scope', async (t) => {
+  const cursor = codec.encode('products|g1', position);
+  t.same(codec.decode('products|g1', cursor), position);
+});
+
+t.test('a tampered cursor, or one from another scope, is a validation error', async (t) => {
+  const cursor = codec.encode('products|g1', position);
+  const flipped = cursor.slice(0, 3) + (cursor[3] === 'A' ? 'B' : 'A') + cursor.slice(4);
+  for (const bad of [flipped, `${cursor}x`, 'garbage', '', `${cursor}.extra`]) {
+    t.throws(() => codec.decode('products|g1', bad), { code: 'VALIDATION_FAILED' }, bad);
+  }
+  t.throws(() => codec.decode('products|g2', cursor), { code: 'VALIDATION_FAILED' });
+});

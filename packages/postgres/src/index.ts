@@ -1,0 +1,3 @@
+export * from './db.js';
+export * from './schema.js';
+export * from './migrations/index.js';

@@ -1,0 +1,217 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** bigint and numeric arrive as strings from pg; the repositories convert them. */
+type Int8 = ColumnType<string | number, number | string, number | string>;
+type Numeric = ColumnType<string | number, number | string, number | string>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+/** `date` columns are read as `YYYY-MM-DD` strings (see the type parser in db.ts). */
+type LocalDate = ColumnType<string, string, string>;
+
+export interface GaragesTable {
+  id: Generated<string>;
+  slug: string;
+  name: string;
+  currency: string;
+  timezone: string;
+  slot_minutes: number;
+  capacity: number;
+  weekly_hours: Json<Record<string, { start: string; end: string }[]>>;
+  min_notice_minutes: number;
+  horizon_days: number;
+  created_at: Timestamp;
+}
+
+export interface GarageClosuresTable {
+  id: Generated<string>;
+  garage_id: string;
+  from_date: LocalDate;
+  to_date: LocalDate;
+  reason: string | null;
+  created_at: Timestamp;
+}
+
+export interface IntegrationsTable {
+  id: Generated<string>;
+  garage_id: string;
+  name: string;
+  api_key_hash: string;
+  sync_appointments: Generated<boolean>;
+  sync_catalog: Generated<boolean>;
+  sync_stock: Generated<boolean>;
+  webhook_url: string | null;
+  webhook_secret_key_id: string;
+  webhook_secret_nonce: string;
+  webhook_secret_ciphertext: string;
+  webhook_secret_tag: string;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  key_rotated_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface ProductsTable {
+  id: Generated<string>;
+  garage_id: string;
+  sku: string;
+  name: string;
+  description: string | null;
+  category: string | null;
+  brand: string | null;
+  price_cents: Int8;
+  currency: string;
+  vat_rate: Numeric;
+  unit: string;
+  active: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StockTable {
+  product_id: string;
+  garage_id: string;
+  quantity: number;
+  updated_at: Timestamp;
+}
+
+export interface VehiclesTable {
+  id: Generated<string>;
+  garage_id: string;
+  reference: string;
+  make: string;
+  model: string;
+  version: string | null;
+  year: number;
+  mileage_km: number;
+  fuel: string;
+  gearbox: string;
+  price_cents: Int8;
+  currency: string;
+  color: string | null;
+  description: string | null;
+  photos: Json<string[]>;
+  status: Generated<string>;
+  published_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AppointmentsTable {
+  id: Generated<string>;
+  garage_id: string;
+  integration_id: string;
+  starts_at: RequiredTimestamp;
+  ends_at: RequiredTimestamp;
+  duration_minutes: number;
+  customer_name: string;
+  customer_email: string | null;
+  customer_phone: string | null;
+  vehicle: Json<Record<string, unknown>> | null;
+  notes: string | null;
+  external_ref: string | null;
+  created_at: Timestamp;
+}
+
+export interface AppointmentProductsTable {
+  appointment_id: string;
+  garage_id: string;
+  product_id: string;
+}
+
+export interface QuotesTable {
+  id: Generated<string>;
+  garage_id: string;
+  number: string;
+  token_hash: string;
+  status: Generated<string>;
+  customer_name: string;
+  lines: Json<{ label: string; quantity: number; unitPriceCents: number; vatRate: number; totalCents: number }[]>;
+  total_cents: Int8;
+  currency: string;
+  expires_at: RequiredTimestamp;
+  decided_at: Date | null;
+  signer_name: string | null;
+  comment: string | null;
+  refuse_reason: string | null;
+  created_at: Timestamp;
+}
+
+export interface LeadsTable {
+  id: Generated<string>;
+  garage_id: string;
+  vehicle_id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  message: string | null;
+  consent: boolean;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  request_hash: string;
+  state: string;
+  response_status: number | null;
+  response_body: Json<unknown> | null;
+  locked_until: Date | null;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+}
+
+export interface WebhookEventsTable {
+  id: Generated<string>;
+  garage_id: string;
+  type: string;
+  payload: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  event_id: string;
+  integration_id: string;
+  url: string;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  delivery_id: string;
+  attempted_at: RequiredTimestamp;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface Database {
+  garages: GaragesTable;
+  garage_closures: GarageClosuresTable;
+  integrations: IntegrationsTable;
+  products: ProductsTable;
+  stock: StockTable;
+  vehicles: VehiclesTable;
+  appointments: AppointmentsTable;
+  appointment_products: AppointmentProductsTable;
+  quotes: QuotesTable;
+  leads: LeadsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export type GarageRow = Selectable<GaragesTable>;
+export type IntegrationRow = Selectable<IntegrationsTable>;
+export type ProductRow = Selectable<ProductsTable>;
+export type VehicleRow = Selectable<VehiclesTable>;
+export type QuoteRow = Selectable<QuotesTable>;
+export type NewProductRow = Insertable<ProductsTable>;
+export type ProductUpdate = Updateable<ProductsTable>;
