@@ -34,3 +34,4 @@ export * from './use-cases/manage-integrations.js';
 export * from './use-cases/import-catalog.js';
 export * from './use-cases/create-quote.js';
 export * from './use-cases/seed-demo.js';
+export * from './use-cases/admin.js';

@@ -1,0 +1,56 @@
+import type { Clock } from '../ports/clock.port.js';
+import type { Repositories, UnitOfWork } from '../ports/unit-of-work.port.js';
+import type { SecretBox } from '../services/secret-box.js';
+import { makeCloseGarage } from './close-garage.js';
+import { makeCreateGarage } from './create-garage.js';
+import { makeCreateQuote } from './create-quote.js';
+import { makeImportProducts, makeImportStock, makeImportVehicles } from './import-catalog.js';
+import {
+  makeCreateIntegration,
+  makeListIntegrations,
+  makeRevokeIntegration,
+  makeRotateKey,
+} from './manage-integrations.js';
+import { makeSeedDemo } from './seed-demo.js';
+
+export interface AdminDeps {
+  repos: Repositories;
+  uow: UnitOfWork;
+  secretBox: SecretBox;
+  clock: Clock;
+}
+
+/** The operator's use-cases (CLI, embedded demo seeding), wired from ports only. */
+export const makeAdminUseCases = ({ repos, uow, secretBox, clock }: AdminDeps) => {
+  const { garages, integrations, quotes } = repos;
+  const createGarage = makeCreateGarage({ garages });
+  const createIntegration = makeCreateIntegration({ garages, integrations, secretBox });
+  const importProducts = makeImportProducts({ garages, uow });
+  const importStock = makeImportStock({ garages, uow });
+  const importVehicles = makeImportVehicles({ garages, uow });
+  const createQuote = makeCreateQuote({ garages, quotes, clock });
+  return {
+    createGarage,
+    closeGarage: makeCloseGarage({ garages }),
+    createIntegration,
+    listIntegrations: makeListIntegrations({ garages, integrations }),
+    revokeIntegration: makeRevokeIntegration({ integrations, clock }),
+    rotateKey: makeRotateKey({ integrations, clock }),
+    importProducts,
+    importStock,
+    importVehicles,
+    createQuote,
+    seedDemo: makeSeedDemo({
+      garages,
+      clock,
+      createGarage,
+      createIntegration,
+      importProducts,
+      importStock,
+      importVehicles,
+      createQuote,
+    }),
+  };
+};
+
+export type AdminUseCases = ReturnType<typeof makeAdminUseCases>;
