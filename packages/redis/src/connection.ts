@@ -1,0 +1,49 @@
+import { Redis } from 'ioredis';
+
+export interface RedisOptions {
+  url: string;
+  /** Called with connection errors; ioredis reconnects by itself, so these are warnings, not crashes. */
+  onError?: (err: Error) => void;
+}
+
+/**
+ * A connection that fails fast: a dead Redis must never make a request wait (CONTRACT.md §4.5: at most one second).
+ * No offline queue (commands fail immediately while disconnected), short connect and command timeouts, one attempt
+ * per command, and reconnection in the background with a capped backoff so enforcement resumes by itself.
+ */
+export const connectRedis = ({ url, onError = () => {} }: RedisOptions): Redis => {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    connectTimeout: 500,
+    commandTimeout: 300,
+    maxRetriesPerRequest: 0,
+    lazyConnect: false,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  });
+  redis.on('error', onError);
+  return redis;
+};
+
+/** Resolves when Redis answers within the command timeout, rejects otherwise. */
+export const pingRedis = async (redis: Redis): Promise<void> => {
+  await redis.ping();
+};
+
+/**
+ * Waits until the connection is ready, up to `timeoutMs`; returns whether it is. Start-up uses it so that the first
+ * requests do not fail merely because the connection was still being established, without blocking start when Redis
+ * is down (the service then runs without shared enforcement until Redis is back).
+ */
+export const waitForRedis = (redis: Redis, timeoutMs = 1000): Promise<boolean> => {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.on('ready', onReady);
+  });
+};

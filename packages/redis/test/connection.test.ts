@@ -1,0 +1,22 @@
+import t from 'tap';
+import { connectRedis, pingRedis, waitForRedis } from '../src/connection.js';
+
+const url = process.env.TEST_REDIS_URL;
+if (!url) throw new Error('TEST_REDIS_URL is not set: these tests need a real Redis (see README)');
+
+t.test('a live Redis answers the readiness ping', async (t) => {
+  const redis = connectRedis({ url });
+  t.teardown(() => redis.disconnect());
+  t.equal(await waitForRedis(redis), true);
+  await t.resolves(pingRedis(redis));
+});
+
+t.test('a dead Redis fails a command within a second instead of queueing it', async (t) => {
+  const errors: Error[] = [];
+  const redis = connectRedis({ url: 'redis://127.0.0.1:1', onError: (e) => errors.push(e) });
+  t.teardown(() => redis.disconnect());
+  t.equal(await waitForRedis(redis, 200), false, 'start-up does not wait longer than asked');
+  const started = Date.now();
+  await t.rejects(pingRedis(redis));
+  t.ok(Date.now() - started < 1000, 'failed fast');
+});
