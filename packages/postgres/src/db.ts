@@ -37,6 +37,10 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
   });
   // An idle client losing its connection emits on the pool; without a listener that would crash the process.
   pool.on('error', () => {});
+  // A checked-out client (e.g. idle inside a transaction) emits on itself, where pg-pool listens only while it is
+  // idle: without this, a Postgres restart mid-transaction would crash the process. The failure still reaches the
+  // next query on that client, and pg-pool discards the client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -45,14 +49,19 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
     ping: async () => {
       await pool.query('select 1');
     },
-    close: () => db.destroy(),
+    // Kysely ends the pool only if it ever ran a query; connections opened by `ping` alone must be closed too.
+    close: async () => {
+      await db.destroy();
+      if (!pool.ending && !pool.ended) await pool.end();
+    },
   };
 };
 
 /** Embedded Postgres (WASM) for the zero-configuration start: same SQL, same repositories, one process. */
 export const connectPglite = async (dataDir: string | undefined): Promise<DatabaseHandle> => {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
+  // PGlite parses `date` into a JS Date by default; keep it the same `YYYY-MM-DD` string as on pg (see above).
+  const pglite = new PGlite({ dataDir, parsers: { [pg.types.builtins.DATE]: (value: string) => value } });
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
@@ -61,6 +70,11 @@ export const connectPglite = async (dataDir: string | undefined): Promise<Databa
     ping: async () => {
       await pglite.query('select 1');
     },
-    close: () => db.destroy(),
+    // Kysely closes PGlite only if it ever ran a query; an instance that was opened and never used must still be
+    // closed, or it keeps the process alive and leaves its data directory unflushed.
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
   };
 };

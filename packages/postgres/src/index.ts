@@ -1,3 +1,7 @@
 export * from './db.js';
 export * from './schema.js';
 export * from './migrations/index.js';
+export * from './errors.js';
+export * from './repositories/index.js';
+export * from './storage.js';
+export * from './webhooks/index.js';

@@ -86,10 +86,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('stock')
-    .addColumn('product_id', 'uuid', (c) => c.primaryKey().references('products.id').onDelete('cascade'))
-    .addColumn('garage_id', 'uuid', (c) => c.notNull().references('garages.id').onDelete('cascade'))
+    .addColumn('product_id', 'uuid', (c) => c.primaryKey())
+    .addColumn('garage_id', 'uuid', (c) => c.notNull())
     .addColumn('quantity', 'integer', (c) => c.notNull().check(sql`quantity >= 0`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(nowMs))
+    // Composite so that a stock row always belongs to its product's garage (the stock list filters on garage_id).
+    .addForeignKeyConstraint('stock_product_fkey', ['garage_id', 'product_id'], 'products', ['garage_id', 'id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
     .execute();
   await db.schema.createIndex('stock_sync_idx').on('stock').columns(['garage_id', 'updated_at', 'product_id']).execute();
 
@@ -115,6 +119,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(nowMs))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(nowMs))
     .addUniqueConstraint('vehicles_garage_reference_key', ['garage_id', 'reference'])
+    // Target of the leads foreign key: a lead is stored against its vehicle's own garage.
+    .addUniqueConstraint('vehicles_garage_id_key', ['garage_id', 'id'])
     .execute();
   await db.schema
     .createIndex('vehicles_fleet_idx')
@@ -174,14 +180,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('leads')
     .addColumn('id', 'uuid', (c) => c.primaryKey().defaultTo(sql`gen_random_uuid()`))
-    .addColumn('garage_id', 'uuid', (c) => c.notNull().references('garages.id').onDelete('cascade'))
-    .addColumn('vehicle_id', 'uuid', (c) => c.notNull().references('vehicles.id').onDelete('cascade'))
+    .addColumn('garage_id', 'uuid', (c) => c.notNull())
+    .addColumn('vehicle_id', 'uuid', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('email', 'text')
     .addColumn('phone', 'text')
     .addColumn('message', 'text')
     .addColumn('consent', 'boolean', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(nowMs))
+    .addForeignKeyConstraint('leads_vehicle_fkey', ['garage_id', 'vehicle_id'], 'vehicles', ['garage_id', 'id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
     .execute();
   await db.schema.createIndex('leads_garage_idx').on('leads').columns(['garage_id', 'created_at']).execute();
 

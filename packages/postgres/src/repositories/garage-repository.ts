@@ -1,0 +1,85 @@
+import type { Selectable } from 'kysely';
+import type { Closure, Garage, GarageRepository, WeeklyHours } from '@garage/domain';
+import { InvalidReferenceError } from '@garage/domain';
+import type { GarageClosuresTable, GarageRow } from '../schema.js';
+import { isUuid, type Executor } from './executor.js';
+
+const toGarage = (row: GarageRow): Garage => ({
+  id: row.id,
+  slug: row.slug,
+  name: row.name,
+  currency: row.currency,
+  booking: {
+    timezone: row.timezone,
+    slotMinutes: row.slot_minutes,
+    capacity: row.capacity,
+    weeklyHours: row.weekly_hours as WeeklyHours,
+    minNoticeMinutes: row.min_notice_minutes,
+    horizonDays: row.horizon_days,
+  },
+  createdAt: row.created_at,
+});
+
+const toClosure = (row: Selectable<GarageClosuresTable>): Closure => ({
+  id: row.id,
+  garageId: row.garage_id,
+  from: row.from_date,
+  to: row.to_date,
+  reason: row.reason,
+});
+
+export const makeGarageRepository = (db: Executor): GarageRepository => ({
+  async create(input) {
+    const row = await db
+      .insertInto('garages')
+      .values({
+        slug: input.slug,
+        name: input.name,
+        currency: input.currency,
+        timezone: input.booking.timezone,
+        slot_minutes: input.booking.slotMinutes,
+        capacity: input.booking.capacity,
+        weekly_hours: JSON.stringify(input.booking.weeklyHours),
+        min_notice_minutes: input.booking.minNoticeMinutes,
+        horizon_days: input.booking.horizonDays,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toGarage(row);
+  },
+
+  async findBySlug(slug) {
+    const row = await db.selectFrom('garages').selectAll().where('slug', '=', slug).executeTakeFirst();
+    return row ? toGarage(row) : null;
+  },
+
+  async findById(id) {
+    if (!isUuid(id)) return null;
+    const row = await db.selectFrom('garages').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toGarage(row) : null;
+  },
+
+  async addClosure({ garageId, from, to, reason }) {
+    if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
+    const row = await db
+      .insertInto('garage_closures')
+      .values({ garage_id: garageId, from_date: from, to_date: to, reason })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toClosure(row);
+  },
+
+  async listClosures(garageId, from, to) {
+    if (!isUuid(garageId)) return [];
+    const rows = await db
+      .selectFrom('garage_closures')
+      .selectAll()
+      .where('garage_id', '=', garageId)
+      .where('from_date', '<=', to)
+      .where('to_date', '>=', from)
+      .orderBy('from_date')
+      .orderBy('id')
+      .execute();
+    return rows.map(toClosure);
+  },
+});

@@ -1,0 +1,116 @@
+import type { Product, ProductImportRow, ProductRepository } from '@garage/domain';
+import { InvalidReferenceError } from '@garage/domain';
+import { sql, type Transaction } from 'kysely';
+import type { Database, NewProductRow, ProductRow } from '../schema.js';
+import { catalogWriteTime } from './catalog-clock.js';
+import { chunks, inTransaction, isUuid, lastByKey, toNumber, type Executor } from './executor.js';
+import { upsertChanges } from './upsert.js';
+
+const COLUMNS = [
+  'id', 'sku', 'name', 'description', 'category', 'brand', 'price_cents', 'currency', 'vat_rate', 'unit', 'active',
+  'updated_at',
+] as const;
+
+const IMPORTED = [
+  'name', 'description', 'category', 'brand', 'price_cents', 'currency', 'vat_rate', 'unit', 'active',
+] as const satisfies readonly (keyof NewProductRow)[];
+
+const toProduct = (row: Pick<ProductRow, (typeof COLUMNS)[number]>): Product => ({
+  id: row.id,
+  sku: row.sku,
+  name: row.name,
+  description: row.description,
+  category: row.category,
+  brand: row.brand,
+  priceCents: toNumber(row.price_cents),
+  currency: row.currency,
+  vatRate: toNumber(row.vat_rate),
+  unit: row.unit,
+  active: row.active,
+  updatedAt: row.updated_at,
+});
+
+const toRow = (garageId: string, row: ProductImportRow, defaultCurrency: string, at: Date): NewProductRow => ({
+  garage_id: garageId,
+  sku: row.sku,
+  name: row.name,
+  description: row.description ?? null,
+  category: row.category ?? null,
+  brand: row.brand ?? null,
+  price_cents: row.priceCents,
+  currency: row.currency ?? defaultCurrency,
+  vat_rate: row.vatRate ?? 20,
+  unit: row.unit ?? 'piece',
+  active: row.active ?? true,
+  updated_at: at,
+});
+
+/** Upserts one chunk and gives every product of it a stock row (quantity 0 for new ones); returns sku → id. */
+const upsertChunk = async (trx: Transaction<Database>, garageId: string, rows: NewProductRow[], at: Date) => {
+  const { set, changed } = upsertChanges('products', IMPORTED);
+  await trx
+    .insertInto('products')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .columns(['garage_id', 'sku'])
+        .doUpdateSet({ ...set, updated_at: at })
+        .where(changed),
+    )
+    .execute();
+  // Unchanged rows are not returned by the upsert above, hence a separate lookup.
+  const ids = await trx
+    .selectFrom('products')
+    .select(['id', 'sku'])
+    .where('garage_id', '=', garageId)
+    .where('sku', 'in', rows.map((r) => r.sku))
+    .execute();
+  await trx
+    .insertInto('stock')
+    .values(ids.map(({ id }) => ({ product_id: id, garage_id: garageId, quantity: 0, updated_at: at })))
+    .onConflict((oc) => oc.column('product_id').doNothing())
+    .execute();
+  return ids;
+};
+
+export const makeProductRepository = (db: Executor): ProductRepository => ({
+  async list(q) {
+    if (!isUuid(q.garageId)) return [];
+    let query = db.selectFrom('products').select(COLUMNS).where('garage_id', '=', q.garageId);
+    // Literal `true` (not a parameter) so that the planner can use the partial index products_active_sync_idx.
+    if (!q.includeInactive) query = query.where('active', '=', sql.lit(true));
+    if (q.updatedSince) query = query.where('updated_at', '>=', q.updatedSince);
+    if (q.sku !== null) query = query.where('sku', '=', q.sku);
+    if (q.after) {
+      const { sortValue, id } = q.after;
+      query = query.where((eb) => eb(eb.refTuple('updated_at', 'id'), '>', eb.tuple(sortValue, id)));
+    }
+    const rows = await query.orderBy('updated_at').orderBy('id').limit(q.limit).execute();
+    return rows.map(toProduct);
+  },
+
+  upsertMany: (garageId, rows, defaultCurrency) =>
+    inTransaction(db, async (trx) => {
+      if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
+      const ids: Record<string, string> = {};
+      if (rows.length === 0) return ids;
+      const at = await catalogWriteTime(trx, garageId);
+      for (const chunk of chunks(lastByKey(rows, (r) => r.sku))) {
+        const saved = await upsertChunk(trx, garageId, chunk.map((r) => toRow(garageId, r, defaultCurrency, at)), at);
+        for (const { id, sku } of saved) ids[sku] = id;
+      }
+      return ids;
+    }),
+
+  async findExistingIds(garageId, ids) {
+    const candidates = ids.filter(isUuid);
+    if (!isUuid(garageId) || candidates.length === 0) return [];
+    const rows = await db
+      .selectFrom('products')
+      .select('id')
+      .where('garage_id', '=', garageId)
+      .where('id', 'in', candidates)
+      .execute();
+    return rows.map((r) => r.id);
+  },
+});

@@ -1,0 +1,77 @@
+import type { StockItem, StockRepository } from '@garage/domain';
+import { InvalidReferenceError } from '@garage/domain';
+import { catalogWriteTime } from './catalog-clock.js';
+import { chunks, inTransaction, isUuid, lastByKey, type Executor } from './executor.js';
+
+/** Product ids for `skus`, validated before any write so that an import with an unknown sku writes nothing. */
+const resolveSkus = async (db: Executor, garageId: string, skus: string[]): Promise<Map<string, string>> => {
+  const found = new Map<string, string>();
+  for (const chunk of chunks(skus)) {
+    const rows = await db
+      .selectFrom('products')
+      .select(['id', 'sku'])
+      .where('garage_id', '=', garageId)
+      .where('sku', 'in', chunk)
+      .execute();
+    for (const { id, sku } of rows) found.set(sku, id);
+  }
+  const details = skus.flatMap((sku, i) =>
+    found.has(sku) ? [] : [{ path: `/${i}/sku`, message: `no product with sku ${sku} in this garage` }],
+  );
+  if (details.length > 0) throw new InvalidReferenceError('Unknown sku', details);
+  return found;
+};
+
+export const makeStockRepository = (db: Executor): StockRepository => ({
+  async list(q) {
+    if (!isUuid(q.garageId)) return [];
+    let query = db
+      .selectFrom('stock')
+      .innerJoin('products', 'products.id', 'stock.product_id')
+      .select(['stock.product_id', 'products.sku', 'stock.quantity', 'stock.updated_at'])
+      .where('stock.garage_id', '=', q.garageId);
+    if (q.updatedSince) query = query.where('stock.updated_at', '>=', q.updatedSince);
+    if (q.sku !== null) query = query.where('products.sku', '=', q.sku);
+    if (q.after) {
+      const { sortValue, id } = q.after;
+      query = query.where((eb) =>
+        eb(eb.refTuple('stock.updated_at', 'stock.product_id'), '>', eb.tuple(sortValue, id)),
+      );
+    }
+    const rows = await query.orderBy('stock.updated_at').orderBy('stock.product_id').limit(q.limit).execute();
+    return rows.map(
+      (r): StockItem => ({ productId: r.product_id, sku: r.sku, quantity: r.quantity, updatedAt: r.updated_at }),
+    );
+  },
+
+  setQuantities: (garageId, rows) =>
+    inTransaction(db, async (trx) => {
+      if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
+      const productIds = await resolveSkus(trx, garageId, rows.map((r) => r.sku));
+      if (rows.length === 0) return {};
+      const at = await catalogWriteTime(trx, garageId);
+      const values = lastByKey(rows, (r) => r.sku).map((r) => ({
+        product_id: productIds.get(r.sku) as string,
+        garage_id: garageId,
+        quantity: r.quantity,
+        updated_at: at,
+      }));
+      for (const chunk of chunks(values)) {
+        await trx
+          .insertInto('stock')
+          .values(chunk)
+          .onConflict((oc) =>
+            oc
+              .column('product_id')
+              .doUpdateSet((eb) => ({
+                quantity: eb.ref('excluded.quantity'),
+                updated_at: eb.ref('excluded.updated_at'),
+              }))
+              // Unchanged quantities keep their updated_at so that connectors do not resync them.
+              .where((eb) => eb('stock.quantity', '<>', eb.ref('excluded.quantity'))),
+          )
+          .execute();
+      }
+      return Object.fromEntries(productIds);
+    }),
+});

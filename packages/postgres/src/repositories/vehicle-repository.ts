@@ -1,0 +1,114 @@
+import type { Fuel, Gearbox, Vehicle, VehicleImportRow, VehicleRepository, VehicleStatus } from '@garage/domain';
+import { InvalidReferenceError } from '@garage/domain';
+import { sql, type Insertable } from 'kysely';
+import type { VehicleRow, VehiclesTable } from '../schema.js';
+import { chunks, inTransaction, isUuid, lastByKey, nowMs, toNumber, type Executor } from './executor.js';
+import { upsertChanges } from './upsert.js';
+
+const COLUMNS = [
+  'id', 'garage_id', 'reference', 'make', 'model', 'version', 'year', 'mileage_km', 'fuel', 'gearbox', 'price_cents',
+  'currency', 'color', 'description', 'photos', 'status', 'published_at', 'updated_at',
+] as const;
+
+const IMPORTED = [
+  'make', 'model', 'version', 'year', 'mileage_km', 'fuel', 'gearbox', 'price_cents', 'currency', 'color',
+  'description', 'photos', 'status',
+] as const satisfies readonly (keyof VehiclesTable)[];
+
+type SelectedRow = Pick<VehicleRow, (typeof COLUMNS)[number]>;
+
+const toVehicle = (row: SelectedRow): Vehicle => ({
+  id: row.id,
+  reference: row.reference,
+  make: row.make,
+  model: row.model,
+  version: row.version,
+  year: row.year,
+  mileageKm: row.mileage_km,
+  fuel: row.fuel as Fuel,
+  gearbox: row.gearbox as Gearbox,
+  priceCents: toNumber(row.price_cents),
+  currency: row.currency,
+  color: row.color,
+  description: row.description,
+  photos: row.photos,
+  status: row.status as VehicleStatus,
+  publishedAt: row.published_at,
+  updatedAt: row.updated_at,
+});
+
+const toRow = (garageId: string, row: VehicleImportRow, defaultCurrency: string): Insertable<VehiclesTable> => ({
+  garage_id: garageId,
+  reference: row.reference,
+  make: row.make,
+  model: row.model,
+  version: row.version ?? null,
+  year: row.year,
+  mileage_km: row.mileageKm,
+  fuel: row.fuel,
+  gearbox: row.gearbox,
+  price_cents: row.priceCents,
+  currency: defaultCurrency,
+  color: row.color ?? null,
+  description: row.description ?? null,
+  photos: JSON.stringify(row.photos ?? []),
+  status: row.status ?? 'available',
+});
+
+export const makeVehicleRepository = (db: Executor): VehicleRepository => ({
+  async list(q) {
+    if (!isUuid(q.garageId)) return [];
+    let query = db
+      .selectFrom('vehicles')
+      .select(COLUMNS)
+      .where('garage_id', '=', q.garageId)
+      // Literal, like the predicate of the partial index vehicles_fleet_idx that serves this list.
+      .where('status', '<>', sql.lit('sold'));
+    const make = q.make;
+    if (make !== null) query = query.where((eb) => eb(eb.fn('lower', ['make']), '=', eb.fn('lower', [eb.val(make)])));
+    if (q.fuel !== null) query = query.where('fuel', '=', q.fuel);
+    if (q.updatedSince) query = query.where('updated_at', '>=', q.updatedSince);
+    if (q.after) {
+      const { sortValue, id } = q.after;
+      query = query.where((eb) => eb(eb.refTuple('published_at', 'id'), '<', eb.tuple(sortValue, id)));
+    }
+    const rows = await query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+    return rows.map(toVehicle);
+  },
+
+  async findPublicById(id, garageId) {
+    if (!isUuid(id) || (garageId !== null && !isUuid(garageId))) return null;
+    let query = db.selectFrom('vehicles').select(COLUMNS).where('id', '=', id).where('status', '<>', 'sold');
+    if (garageId !== null) query = query.where('garage_id', '=', garageId);
+    const row = await query.executeTakeFirst();
+    return row ? { ...toVehicle(row), garageId: row.garage_id } : null;
+  },
+
+  upsertMany: (garageId, rows, defaultCurrency) =>
+    inTransaction(db, async (trx) => {
+      if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
+      const { set, changed } = upsertChanges('vehicles', IMPORTED);
+      const ids: Record<string, string> = {};
+      for (const chunk of chunks(lastByKey(rows, (r) => r.reference))) {
+        await trx
+          .insertInto('vehicles')
+          .values(chunk.map((r) => toRow(garageId, r, defaultCurrency)))
+          // published_at is left alone: it is the fleet's sort key and must not move when a vehicle is edited.
+          .onConflict((oc) =>
+            oc
+              .columns(['garage_id', 'reference'])
+              .doUpdateSet({ ...set, updated_at: nowMs })
+              .where(changed),
+          )
+          .execute();
+        const saved = await trx
+          .selectFrom('vehicles')
+          .select(['id', 'reference'])
+          .where('garage_id', '=', garageId)
+          .where('reference', 'in', chunk.map((r) => r.reference))
+          .execute();
+        for (const { id, reference } of saved) ids[reference] = id;
+      }
+      return ids;
+    }),
+});

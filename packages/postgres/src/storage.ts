@@ -1,0 +1,90 @@
+import { createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { EncryptionKey } from '@garage/domain';
+import { connectPglite, connectPostgres, type DatabaseHandle } from './db.js';
+
+export interface StorageOptions {
+  /** Postgres; unset means embedded PGlite under `pgliteDir`. */
+  databaseUrl?: string;
+  pgliteDir: string;
+  /** Base64 of 32 bytes. Required with `databaseUrl`; embedded mode generates one when it is missing. */
+  encryptionKey?: string;
+  /** Former keys, kept to decrypt secrets written before a rotation; never used to encrypt. */
+  previousEncryptionKeys?: string[];
+  logger: { warn(msg: string): void };
+}
+
+export interface Storage {
+  handle: DatabaseHandle;
+  /** The active key first, then the previous ones (the order `makeSecretBox` expects). */
+  encryptionKeys: EncryptionKey[];
+  embedded: boolean;
+  /** The PGlite data directory, in embedded mode. */
+  dataDir?: string;
+}
+
+const KEY_BYTES = 32;
+
+/**
+ * Parses a base64 key of exactly 32 bytes. Its id is derived from the key itself, so that it is the same on every
+ * instance and after a restart without being configured separately.
+ */
+export const parseEncryptionKey = (value: string, name: string): EncryptionKey => {
+  const text = value.trim();
+  const key = Buffer.from(text, 'base64');
+  // Node's decoder skips invalid characters silently; a re-encoding that differs means the text was not base64.
+  if (key.length !== KEY_BYTES || key.toString('base64').replace(/=+$/, '') !== text.replace(/=+$/, '')) {
+    throw new Error(`${name} must be base64 of exactly ${KEY_BYTES} bytes (generate one: openssl rand -base64 32)`);
+  }
+  return { id: createHash('sha256').update(key).digest('hex').slice(0, 8), key };
+};
+
+/** A key derived from the active encryption key for one purpose (e.g. signing cursors), never the key itself. */
+export const deriveSubkey = (keys: EncryptionKey[], purpose: string): Buffer => {
+  const [active] = keys;
+  if (!active) throw new Error('deriveSubkey needs at least one encryption key');
+  return Buffer.from(hkdfSync('sha256', active.key, Buffer.alloc(0), purpose, KEY_BYTES));
+};
+
+/**
+ * The key of an embedded installation without ENCRYPTION_KEY: generated once next to the data directory and read
+ * back on later starts, so that webhook secrets stay decryptable. The exclusive create makes two processes starting
+ * together agree on one key.
+ */
+const embeddedKey = async (pgliteDir: string, logger: StorageOptions['logger']): Promise<EncryptionKey> => {
+  const file = join(dirname(pgliteDir), 'encryption.key');
+  const generated = randomBytes(KEY_BYTES).toString('base64');
+  try {
+    await writeFile(file, `${generated}\n`, { flag: 'wx', mode: 0o600 });
+    logger.warn(`ENCRYPTION_KEY is not set: generated one in ${file}; set ENCRYPTION_KEY to manage it yourself`);
+    return parseEncryptionKey(generated, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return parseEncryptionKey(await readFile(file, 'utf8'), `the key in ${file}`);
+  }
+};
+
+const keyRing = (active: EncryptionKey, previous: string[]): EncryptionKey[] => {
+  const keys = [active, ...previous.map((k, i) => parseEncryptionKey(k, `previous encryption key #${i + 1}`))];
+  return keys.filter((k, i) => keys.findIndex((other) => other.id === k.id) === i);
+};
+
+/** Opens the configured database and the encryption keys that go with it. Fails fast on bad configuration. */
+export const openStorage = async (options: StorageOptions): Promise<Storage> => {
+  const previous = options.previousEncryptionKeys ?? [];
+  if (options.databaseUrl) {
+    if (!options.encryptionKey) {
+      throw new Error('ENCRYPTION_KEY is required when DATABASE_URL is set (generate one: openssl rand -base64 32)');
+    }
+    const encryptionKeys = keyRing(parseEncryptionKey(options.encryptionKey, 'ENCRYPTION_KEY'), previous);
+    return { handle: connectPostgres({ connectionString: options.databaseUrl }), encryptionKeys, embedded: false };
+  }
+  const dataDir = resolve(options.pgliteDir);
+  await mkdir(dataDir, { recursive: true });
+  const active = options.encryptionKey
+    ? parseEncryptionKey(options.encryptionKey, 'ENCRYPTION_KEY')
+    : await embeddedKey(dataDir, options.logger);
+  const encryptionKeys = keyRing(active, previous);
+  return { handle: await connectPglite(dataDir), encryptionKeys, embedded: true, dataDir };
+};

@@ -1,0 +1,37 @@
+import { audienceOf, type Outbox } from '@garage/domain';
+import { sql } from 'kysely';
+import { withErrorMapping } from '../errors.js';
+import type { Executor } from '../repositories/executor.js';
+
+const TOGGLE_COLUMN = { appointments: 'sync_appointments', catalog: 'sync_catalog', stock: 'sync_stock' } as const;
+
+/**
+ * The transactional outbox (CONTRACT.md §5). Bound to the caller's transaction, it writes the event and one
+ * pending delivery per target integration in a single statement, so they commit or roll back with the change that
+ * caused them; the delivery worker only ever sees committed events.
+ */
+export const makeOutbox = (db: Executor): Outbox =>
+  withErrorMapping({
+    async enqueue({ garageId, type, data }) {
+      const toggle = audienceOf(type);
+      await db
+        .with('event', (qb) =>
+          qb
+            .insertInto('webhook_events')
+            .values({ garage_id: garageId, type, payload: JSON.stringify(data) })
+            .returning('id'),
+        )
+        .insertInto('webhook_deliveries')
+        .columns(['event_id', 'integration_id', 'url'])
+        .expression((eb) =>
+          eb
+            .selectFrom(['event', 'integrations as i'])
+            .select(['event.id', 'i.id', sql<string>`i.webhook_url`.as('url')])
+            .where('i.garage_id', '=', garageId)
+            .where('i.revoked_at', 'is', null)
+            .where('i.webhook_url', 'is not', null)
+            .$if(toggle !== null, (qb) => qb.where(`i.${TOGGLE_COLUMN[toggle!]}`, '=', true)),
+        )
+        .execute();
+    },
+  });

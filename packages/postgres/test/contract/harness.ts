@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import t from 'tap';
+import {
+  DEFAULT_BOOKING,
+  DEFAULT_OPENING_HOURS,
+  parseWeeklyHours,
+  type Garage,
+  type KeysetPosition,
+  type ProductImportRow,
+  type Repositories,
+  type VehicleImportRow,
+} from '@garage/domain';
+import { connectPglite, type DatabaseHandle } from '../../src/db.js';
+import { migrateToLatest } from '../../src/migrations/index.js';
+import { makeRepositories, makeUnitOfWork } from '../../src/repositories/index.js';
+import { createTestDatabase } from '../../src/testing.js';
+
+export type Tap = Parameters<Parameters<typeof t.test>[0]>[0];
+
+export interface OpenedDatabase {
+  handle: DatabaseHandle;
+  drop(): Promise<void>;
+}
+
+export type HandleFactory = () => Promise<OpenedDatabase>;
+
+export interface Backend {
+  name: 'postgres' | 'pglite';
+  open: HandleFactory;
+}
+
+export const backends: Backend[] = [
+  { name: 'postgres', open: () => createTestDatabase('pgrepo') },
+  {
+    name: 'pglite',
+    open: async () => {
+      const handle = await connectPglite(undefined);
+      await migrateToLatest(handle.db);
+      return { handle, drop: () => handle.close() };
+    },
+  },
+];
+
+export interface ContractContext {
+  backend: Backend['name'];
+  handle: DatabaseHandle;
+  repos: Repositories;
+  uow: ReturnType<typeof makeUnitOfWork>;
+}
+
+/** A contract suite: written once per port, proven against every backend. */
+export type Contract = (t: Tap, ctx: ContractContext) => void;
+
+/**
+ * Runs `contract` once per backend, each on its own fresh database (dropped when the file ends). The tests of one
+ * suite share that database, so each one works in a garage of its own.
+ */
+export const runContract = (contract: Contract): void => {
+  for (const backend of backends) {
+    t.test(backend.name, async (t) => {
+      const { handle, drop } = await backend.open();
+      t.teardown(drop);
+      contract(t, { backend: backend.name, handle, repos: makeRepositories(handle.db), uow: makeUnitOfWork(handle.db) });
+    });
+  }
+};
+
+export const newGarage = (repos: Repositories, currency = 'EUR'): Promise<Garage> =>
+  repos.garages.create({
+    slug: `g-${randomUUID()}`,
+    name: 'Garage under test',
+    currency,
+    booking: { ...DEFAULT_BOOKING, weeklyHours: parseWeeklyHours(DEFAULT_OPENING_HOURS) },
+  });
+
+export const productRow = (i: number, extra: Partial<ProductImportRow> = {}): ProductImportRow => ({
+  sku: `SKU-${String(i).padStart(3, '0')}`,
+  name: `Product ${i}`,
+  priceCents: 1000 + i,
+  ...extra,
+});
+
+export const vehicleRow = (i: number, extra: Partial<VehicleImportRow> = {}): VehicleImportRow => ({
+  reference: `VO-${String(i).padStart(3, '0')}`,
+  make: 'Peugeot',
+  model: '208',
+  year: 2020,
+  mileageKm: 10_000 + i,
+  fuel: 'petrol',
+  gearbox: 'manual',
+  priceCents: 1_500_000 + i,
+  ...extra,
+});
+
+/**
+ * Walks a keyset list page by page the way the API does (next page strictly after the last item), calling
+ * `between` with what was seen so far after each page, so that a test can write while the walk is under way.
+ */
+export const walk = async <T>(
+  page: (after: KeysetPosition | null, limit: number) => Promise<T[]>,
+  positionOf: (item: T) => KeysetPosition,
+  { limit, between = async () => {} }: { limit: number; between?: (seen: T[]) => Promise<void> },
+): Promise<T[]> => {
+  const seen: T[] = [];
+  let after: KeysetPosition | null = null;
+  for (;;) {
+    const items = await page(after, limit);
+    seen.push(...items);
+    const last = items[items.length - 1];
+    if (items.length < limit || !last) return seen;
+    after = positionOf(last);
+    await between(seen);
+  }
+};
+
+/** How many times each key occurs. */
+export const occurrences = (keys: string[]): Record<string, number> =>
+  keys.reduce<Record<string, number>>((counts, key) => ({ ...counts, [key]: (counts[key] ?? 0) + 1 }), {});
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,110 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { NewIntegration, Repositories, SyncToggles } from '@garage/domain';
+import { newGarage, type Contract } from './harness.js';
+
+const hash = () => randomBytes(32).toString('hex');
+const secret = { keyId: 'k1', nonce: 'bm9uY2U=', ciphertext: 'Y2lwaGVy', tag: 'dGFn' };
+const noSync: SyncToggles = { appointments: false, catalog: false, stock: false };
+
+const newIntegration = (repos: Repositories, garageId: string, extra: Partial<NewIntegration> = {}) =>
+  repos.integrations.create({
+    garageId,
+    name: 'Shop',
+    sync: noSync,
+    webhookUrl: null,
+    apiKeyHash: hash(),
+    webhookSecret: secret,
+    ...extra,
+  });
+
+export const integrationRepositoryContract: Contract = (t, { repos }) => {
+  t.test('a created integration exposes its public fields only, never the key hash or the secret', async (t) => {
+    const garage = await newGarage(repos);
+    const created = await newIntegration(repos, garage.id, {
+      sync: { appointments: true, catalog: false, stock: true },
+      webhookUrl: 'https://shop.example/hooks',
+    });
+    t.same(Object.keys(created).sort(), [
+      'createdAt', 'garageId', 'id', 'lastUsedAt', 'name', 'revokedAt', 'sync', 'webhookUrl',
+    ]);
+    t.match(created, {
+      garageId: garage.id,
+      name: 'Shop',
+      sync: { appointments: true, catalog: false, stock: true },
+      webhookUrl: 'https://shop.example/hooks',
+      revokedAt: null,
+      lastUsedAt: null,
+      createdAt: Date,
+    });
+    t.same(await repos.integrations.findById(created.id), created);
+    t.same(await repos.integrations.listByGarage(garage.id), [created]);
+    t.same(await repos.integrations.getWebhookSecret(created.id), secret);
+  });
+
+  t.test('lookups by an unknown or malformed id find nothing', async (t) => {
+    for (const id of [randomUUID(), 'not-a-uuid']) {
+      t.equal(await repos.integrations.findById(id), null);
+      t.equal(await repos.integrations.getWebhookSecret(id), null);
+      t.equal(await repos.integrations.revoke(id, new Date()), null);
+      t.equal(await repos.integrations.rotateKey(id, hash(), new Date()), null);
+      await repos.integrations.touchLastUsed(id, new Date());
+    }
+    t.same(await repos.integrations.listByGarage('not-a-uuid'), []);
+    t.equal(await repos.integrations.findActiveByKeyHash(hash()), null);
+  });
+
+  t.test('a revoked integration is not found by its key hash, and keeps its first revocation time', async (t) => {
+    const garage = await newGarage(repos);
+    const keyHash = hash();
+    const created = await newIntegration(repos, garage.id, { apiKeyHash: keyHash });
+    t.equal((await repos.integrations.findActiveByKeyHash(keyHash))?.id, created.id);
+    const first = new Date('2026-03-01T10:00:00.123Z');
+    t.same((await repos.integrations.revoke(created.id, first))?.revokedAt, first);
+    t.equal(await repos.integrations.findActiveByKeyHash(keyHash), null);
+    t.same((await repos.integrations.revoke(created.id, new Date('2026-03-02T10:00:00Z')))?.revokedAt, first);
+    t.equal(await repos.integrations.rotateKey(created.id, hash(), new Date()), null, 'a revoked key cannot rotate');
+  });
+
+  t.test('rotating a key replaces the hash that authenticates', async (t) => {
+    const garage = await newGarage(repos);
+    const oldHash = hash();
+    const newHash = hash();
+    const created = await newIntegration(repos, garage.id, { apiKeyHash: oldHash });
+    t.equal((await repos.integrations.rotateKey(created.id, newHash, new Date()))?.id, created.id);
+    t.equal(await repos.integrations.findActiveByKeyHash(oldHash), null);
+    t.equal((await repos.integrations.findActiveByKeyHash(newHash))?.id, created.id);
+  });
+
+  t.test('last use is recorded and never moves back', async (t) => {
+    const garage = await newGarage(repos);
+    const created = await newIntegration(repos, garage.id);
+    const later = new Date('2026-05-01T12:00:00.456Z');
+    await repos.integrations.touchLastUsed(created.id, later);
+    await repos.integrations.touchLastUsed(created.id, new Date('2026-04-01T12:00:00Z'));
+    t.same((await repos.integrations.findById(created.id))?.lastUsedAt, later);
+  });
+
+  t.test('webhook targets: not revoked, with a URL, with the toggle when one is required', async (t) => {
+    const garage = await newGarage(repos);
+    const url = 'https://hooks.example/';
+    const booking = await newIntegration(repos, garage.id, { webhookUrl: url, sync: { ...noSync, appointments: true } });
+    const plain = await newIntegration(repos, garage.id, { webhookUrl: url });
+    await newIntegration(repos, garage.id, { sync: { ...noSync, appointments: true } });
+    const revoked = await newIntegration(repos, garage.id, { webhookUrl: url, sync: { ...noSync, appointments: true } });
+    await repos.integrations.revoke(revoked.id, new Date());
+    const other = await newGarage(repos);
+    await newIntegration(repos, other.id, { webhookUrl: url });
+    const ids = async (toggle?: 'appointments') =>
+      (await repos.integrations.listWebhookTargets(garage.id, toggle)).map((i) => i.id).sort();
+    t.same(await ids(), [booking.id, plain.id].sort());
+    t.same(await ids('appointments'), [booking.id]);
+  });
+
+  t.test('an unknown garage is INVALID_REFERENCE; a reused key hash is DUPLICATE', async (t) => {
+    await t.rejects(newIntegration(repos, randomUUID()), { code: 'INVALID_REFERENCE' });
+    const garage = await newGarage(repos);
+    const keyHash = hash();
+    await newIntegration(repos, garage.id, { apiKeyHash: keyHash });
+    await t.rejects(newIntegration(repos, garage.id, { apiKeyHash: keyHash }), { code: 'DUPLICATE' });
+  });
+};

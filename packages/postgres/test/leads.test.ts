@@ -1,0 +1,4 @@
+import { runContract } from './contract/harness.js';
+import { leadRepositoryContract } from './contract/leads.contract.js';
+
+runContract(leadRepositoryContract);

@@ -1,0 +1,84 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import t from 'tap';
+import { makeSecretBox } from '@garage/domain';
+import { deriveSubkey, openStorage, parseEncryptionKey } from '../src/storage.js';
+
+const newKey = () => randomBytes(32).toString('base64');
+const keyId = (base64: string) => createHash('sha256').update(Buffer.from(base64, 'base64')).digest('hex').slice(0, 8);
+const recorder = () => {
+  const warnings: string[] = [];
+  return { warnings, logger: { warn: (msg: string) => void warnings.push(msg) } };
+};
+
+t.test('embedded without ENCRYPTION_KEY: a key is generated once next to the data directory, then reused', async (t) => {
+  const root = t.testdir();
+  const pgliteDir = join(root, 'data', 'pglite');
+  const first = recorder();
+  const opened = await openStorage({ pgliteDir, logger: first.logger });
+  await opened.handle.close();
+  const file = join(root, 'data', 'encryption.key');
+  const stored = (await readFile(file, 'utf8')).trim();
+  t.equal((await stat(file)).mode & 0o777, 0o600);
+  t.match(opened, { embedded: true, dataDir: pgliteDir, handle: { kind: 'pglite' } });
+  t.same(opened.encryptionKeys.map((k) => k.id), [keyId(stored)]);
+  t.equal(first.warnings.length, 1);
+  t.match(first.warnings[0], /ENCRYPTION_KEY.*encryption\.key/);
+
+  const second = recorder();
+  const reopened = await openStorage({ pgliteDir, logger: second.logger });
+  await reopened.handle.close();
+  t.same(reopened.encryptionKeys, opened.encryptionKeys);
+  t.same(second.warnings, [], 'a reused key is not news');
+});
+
+t.test('with DATABASE_URL: Postgres, and ENCRYPTION_KEY is required', async (t) => {
+  const { logger } = recorder();
+  const databaseUrl = 'postgres://postgres@127.0.0.1:1/unused';
+  await t.rejects(openStorage({ databaseUrl, pgliteDir: t.testdir(), logger }), /ENCRYPTION_KEY is required/);
+  const active = newKey();
+  const old = newKey();
+  const storage = await openStorage({
+    databaseUrl,
+    pgliteDir: t.testdir(),
+    encryptionKey: active,
+    previousEncryptionKeys: [old, active],
+    logger,
+  });
+  t.teardown(() => storage.handle.close());
+  t.match(storage, { embedded: false, handle: { kind: 'postgres' } });
+  t.equal(storage.dataDir, undefined);
+  t.same(storage.encryptionKeys.map((k) => k.id), [keyId(active), keyId(old)], 'active first, duplicates dropped');
+});
+
+t.test('a key that is not base64 of exactly 32 bytes is refused with the setting named', async (t) => {
+  const tooShort = randomBytes(16).toString('base64');
+  const tooLong = randomBytes(33).toString('base64');
+  for (const bad of [tooShort, tooLong, `${newKey().slice(0, -4)}!!!=`]) {
+    t.throws(() => parseEncryptionKey(bad, 'ENCRYPTION_KEY'), /ENCRYPTION_KEY must be base64 of exactly 32 bytes/);
+  }
+  const { logger } = recorder();
+  await t.rejects(
+    openStorage({ pgliteDir: t.testdir(), encryptionKey: newKey(), previousEncryptionKeys: ['short'], logger }),
+    /previous encryption key #1/,
+  );
+});
+
+t.test('rotation: secrets written under the old key stay readable once the new key is active', async (t) => {
+  const old = parseEncryptionKey(newKey(), 'old');
+  const current = parseEncryptionKey(newKey(), 'new');
+  const sealed = makeSecretBox([old]).encrypt('whsec_abc');
+  t.equal(makeSecretBox([current, old]).decrypt(sealed), 'whsec_abc');
+  t.equal(makeSecretBox([current, old]).encrypt('x').keyId, current.id);
+});
+
+t.test('subkeys are 32 bytes, stable per purpose, and independent of each other and of the key', async (t) => {
+  const keys = [parseEncryptionKey(newKey(), 'k')];
+  const cursors = deriveSubkey(keys, 'cursors');
+  t.equal(cursors.length, 32);
+  t.same(deriveSubkey(keys, 'cursors'), cursors);
+  t.notSame(deriveSubkey(keys, 'other'), cursors);
+  t.notSame(cursors, keys[0]?.key);
+  t.throws(() => deriveSubkey([], 'cursors'));
+});
