@@ -2,6 +2,7 @@ import type { ProductRepository, StockRepository } from './catalog-repository.po
 import type { GarageRepository } from './garage-repository.port.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
 import type { LeadRepository } from './lead-repository.port.js';
+import type { Outbox } from './outbox.port.js';
 import type { QuoteRepository } from './quote-repository.port.js';
 import type { VehicleRepository } from './vehicle-repository.port.js';
 
@@ -14,6 +15,8 @@ export interface Repositories {
   vehicles: VehicleRepository;
   quotes: QuoteRepository;
   leads: LeadRepository;
+  /** Webhook events, written in the same transaction as the change that caused them. */
+  outbox: Outbox;
 }
 
 /** Runs `work` atomically: every write through the given repositories commits together or not at all. */

@@ -1,0 +1,288 @@
+import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { WEEKDAYS, type BookingSettings, type Closure } from '../entities/garage.js';
+import { DatesUnavailableError } from '../errors.js';
+import { minutesOfDay } from '../services/opening-hours.js';
+import { LOCAL_DATE, type Checker } from '../services/validate.js';
+
+/**
+ * The one slot model behind booking and availability (CONTRACT.md §4.1). Both use-cases go through `parse` (the
+ * 400 rules) and `whyUnavailable` (the 409 rules), so a start that availability lists is a start that booking accepts.
+ *
+ * Time-zone decisions, all in the garage's IANA zone and all computed by Luxon:
+ *
+ * - "Local minutes since midnight" is the wall-clock reading `hour * 60 + minute`, not the time elapsed since
+ *   midnight. The grid is what the garage's clock shows: on 2026-03-29 in Europe/Paris no instant reads
+ *   02:00–02:59, so those slots do not exist (01:30+01:00 is followed by 03:00+02:00); on 2026-10-25 both
+ *   02:00+02:00 and 02:00+01:00 read 02:00, so both are slots, distinct instants an hour apart.
+ * - Durations are elapsed time: a 60-minute appointment lasts 60 real minutes whatever the clock does, and a slot
+ *   is `[start, start + slotMinutes)` of real time. Where offsets change by a multiple of `slotMinutes` (whole hours
+ *   nearly everywhere), consecutive grid instants are exactly `slotMinutes` apart and a booking covers the grid
+ *   instants `start + k * slotMinutes`. Elsewhere (Lord Howe's 30-minute shift with 60-minute slots) occupancy is
+ *   still counted by overlap, so nothing overbooks; the grid is just uneven across the shift.
+ * - An opening interval `HH:mm–HH:mm` of a local date is the instant range `[first instant of that date whose
+ *   clock reads the start or later, first instant whose clock reads the end or later)`. Usually that is the plain
+ *   local time; a boundary inside the spring-forward gap becomes the transition instant (the clock jumps past it
+ *   there), a boundary inside the repeated autumn hour becomes its first occurrence. The interval stays one
+ *   continuous range: a garage opening at 02:30 on 2026-10-25 is open from 02:30+02:00 on, 02:00+01:00 included.
+ * - Horizon: a start is beyond the horizon when its local date is after the garage's local today + `horizonDays`
+ *   (with 60 days and today 2026-12-01, 2027-01-30 is the last bookable date, at any hour).
+ * - Notice: a start earlier than now + `minNoticeMinutes` is unavailable (exactly at that instant is fine).
+ */
+
+export const MAX_DURATION_MINUTES = 480;
+
+const MINUTE_MS = 60_000;
+const MINUTES_PER_DAY = 1440;
+
+/** What `parse` accepts: the untrusted `startsAt` and `durationMinutes` of a request. */
+export interface CandidateInput {
+  startsAt: unknown;
+  durationMinutes?: unknown;
+}
+
+/** A start that passed the 400 rules: well-formed, not in the past, on the grid, with a valid duration. */
+export interface Candidate {
+  start: Date;
+  durationMinutes: number;
+}
+
+/** A bookable `[start, end)` and the slots it covers. */
+export interface BookableInterval {
+  /** RFC 3339 in the garage's offset at that instant, e.g. `2026-10-25T02:00:00+01:00`. */
+  startsAt: string;
+  endsAt: string;
+  start: Date;
+  end: Date;
+  /** The garage's local date of `start` (`YYYY-MM-DD`); the whole interval lies on it. */
+  localDate: string;
+  durationMinutes: number;
+  /** Start instants of the covered slots, ascending; each slot lasts `slotMinutes`. */
+  slots: Date[];
+}
+
+/** How a local date's wall readings map to instants, and the zone that formats that day's offsets. */
+interface DayClock {
+  zone: Zone;
+  /** Every instant of the day whose clock reads `minutes` since midnight, ascending. */
+  reading: (minutes: number) => number[];
+}
+
+/** One local date, resolved to instants. */
+interface DayPlan {
+  date: string;
+  clock: DayClock;
+  closed: boolean;
+  openings: { open: number; close: number }[];
+}
+
+export interface SlotModel {
+  /** The 400 rules of §4.1: records every problem in `check` and returns null when there is any. */
+  parse(input: CandidateInput, check: Checker): Candidate | null;
+  /** The 409 rules of §4.1: throws `DatesUnavailableError`, or returns the interval and its slots. */
+  resolve(candidate: Candidate, closures: readonly Closure[]): BookableInterval;
+  /** Every bookable interval of `durationMinutes` starting on the local dates `from`..`to` inclusive, ascending. */
+  candidates(from: string, to: string, durationMinutes: number, closures: readonly Closure[]): Generator<BookableInterval>;
+  /** The garage's local date (`YYYY-MM-DD`) of an instant. */
+  localDateOf(instant: Date): string;
+  /** `[start of local date from, start of the local date after to)`: the instants the dates `from`..`to` span. */
+  span(from: string, to: string): { from: Date; to: Date };
+}
+
+const isLocalDate = (value: unknown): value is string =>
+  typeof value === 'string' && LOCAL_DATE.test(value) && DateTime.fromISO(value, { zone: 'utc' }).isValid;
+
+/**
+ * RFC 3339 with a mandatory offset (and no hour 24, which Luxon would read as the next midnight); Luxon then rejects
+ * impossible dates such as February 30.
+ */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d)(\.\d+)?([Zz]|[+-]\d{2}:[0-5]\d)$/;
+
+/** Records a problem with `durationMinutes` (default `slotMinutes`) and returns it when valid. */
+export const checkBookingDuration = (
+  settings: BookingSettings,
+  value: unknown,
+  check: Checker,
+  path = '/durationMinutes',
+): number | null => {
+  const duration = value ?? settings.slotMinutes;
+  if (
+    typeof duration !== 'number' ||
+    !Number.isInteger(duration) ||
+    duration <= 0 ||
+    duration > MAX_DURATION_MINUTES ||
+    duration % settings.slotMinutes !== 0
+  ) {
+    check.fail(path, `must be a positive multiple of ${settings.slotMinutes} minutes, at most ${MAX_DURATION_MINUTES}`);
+    return null;
+  }
+  return duration;
+};
+
+export const checkLocalDate = (value: unknown, check: Checker, path: string): value is string => {
+  if (isLocalDate(value)) return true;
+  check.fail(path, 'must be a date YYYY-MM-DD');
+  return false;
+};
+
+export const addCalendarDays = (date: string, days: number): string =>
+  DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate() as string;
+
+export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
+  const zone = settings.timezone;
+  const iana = IANAZone.create(zone);
+  const slotMs = settings.slotMinutes * MINUTE_MS;
+  const nowMs = now.getTime();
+  const noticeUntil = nowMs + settings.minNoticeMinutes * MINUTE_MS;
+  const lastBookableDate = DateTime.fromMillis(nowMs, { zone }).plus({ days: settings.horizonDays }).toISODate() as string;
+
+  const at = (ms: number) => DateTime.fromMillis(ms, { zone });
+  const wallMinutes = (dt: DateTime) => dt.hour * 60 + dt.minute;
+  const toRfc3339 = (ms: number, dayZone: Zone) =>
+    DateTime.fromMillis(ms, { zone: dayZone }).toISO({ suppressMilliseconds: true }) as string;
+
+  const dayStart = (date: string) => DateTime.fromISO(date, { zone }).startOf('day');
+
+  const wallOf = (date: string, minutes: number) => {
+    const [year, month, day] = date.split('-').map(Number);
+    return { year, month, day, hour: Math.floor(minutes / 60), minute: minutes % 60 };
+  };
+
+  /** Every instant of `date` whose clock reads `minutes`: none in a gap, two in a repeated hour. */
+  const instantsReading = (date: string, minutes: number): number[] =>
+    DateTime.fromObject(wallOf(date, minutes), { zone })
+      .getPossibleOffsets()
+      .filter((dt) => dt.toISODate() === date && wallMinutes(dt) === minutes)
+      .map((dt) => dt.toMillis())
+      .sort((a, b) => a - b);
+
+  /**
+   * The garage's clock on `date`. A day that starts at 00:00 and ends with the offset it started with has no
+   * transition (no zone has two transitions in one day that cancel out), so Luxon's fixed-offset zone gives the
+   * same instants and offsets as the IANA zone, at a fraction of the cost (IANA offsets go through Intl). A
+   * transition day resolves each reading through the IANA zone.
+   */
+  const clockOf = (date: string): DayClock => {
+    const start = dayStart(date);
+    const lastInstant = dayStart(addCalendarDays(date, 1)).minus({ milliseconds: 1 });
+    if (start.hour === 0 && start.minute === 0 && lastInstant.offset === start.offset) {
+      const fixed = FixedOffsetZone.instance(start.offset);
+      return { zone: fixed, reading: (minutes) => [DateTime.fromObject(wallOf(date, minutes), { zone: fixed }).toMillis()] };
+    }
+    return { zone: iana, reading: (minutes) => instantsReading(date, minutes) };
+  };
+
+  /** The first instant of `date` whose clock reads `minutes` or later (see the opening-interval rule above). */
+  const boundary = (date: string, clock: DayClock, minutes: number): number => {
+    const [first] = clock.reading(minutes);
+    if (first !== undefined) return first;
+    // In a gap Luxon moves the time forward by the gap's length; the clock passed `minutes` at the transition,
+    // which lies within that shift, so walk back to the last instant still reading `minutes` or later.
+    const target = DateTime.fromObject(wallOf(date, minutes), { zone: 'utc' }).toFormat("yyyy-MM-dd'T'HH:mm");
+    const readsLater = (dt: DateTime) => dt.toFormat("yyyy-MM-dd'T'HH:mm") >= target;
+    let dt = DateTime.fromObject(wallOf(date, minutes), { zone });
+    for (let prev = dt.minus({ minutes: 1 }); readsLater(prev); prev = prev.minus({ minutes: 1 })) dt = prev;
+    return dt.toMillis();
+  };
+
+  /** Every grid instant of the day, ascending: both instants of a repeated reading, none in a gap. */
+  const gridOf = (day: DayPlan): number[] => {
+    const grid: number[] = [];
+    for (let m = 0; m < MINUTES_PER_DAY; m += settings.slotMinutes) grid.push(...day.clock.reading(m));
+    return grid.sort((a, b) => a - b);
+  };
+
+  const planDay = (date: string, closures: readonly Closure[]): DayPlan => {
+    const weekday = WEEKDAYS[DateTime.fromISO(date, { zone: 'utc' }).weekday - 1];
+    const hours = weekday ? (settings.weeklyHours[weekday] ?? []) : [];
+    const clock = clockOf(date);
+    return {
+      date,
+      clock,
+      closed: closures.some((c) => c.from <= date && date <= c.to),
+      openings: hours.map((iv) => ({
+        open: boundary(date, clock, minutesOfDay(iv.start)),
+        close: boundary(date, clock, minutesOfDay(iv.end)),
+      })),
+    };
+  };
+
+  const whyUnavailable = (day: DayPlan, start: number, end: number): string | null => {
+    if (day.closed) return `The garage is closed on ${day.date}`;
+    if (day.date > lastBookableDate) {
+      return `Appointments can be booked at most ${settings.horizonDays} days ahead (until ${lastBookableDate})`;
+    }
+    if (start < noticeUntil) return `Appointments need ${settings.minNoticeMinutes} minutes notice`;
+    if (!day.openings.some((o) => o.open <= start && end <= o.close)) {
+      return 'The appointment is not inside one opening interval of that day';
+    }
+    return null;
+  };
+
+  const intervalOf = (start: number, durationMinutes: number, day: DayPlan): BookableInterval => {
+    const end = start + durationMinutes * MINUTE_MS;
+    const slots: Date[] = [];
+    for (let s = start; s < end; s += slotMs) slots.push(new Date(s));
+    return {
+      startsAt: toRfc3339(start, day.clock.zone),
+      endsAt: toRfc3339(end, day.clock.zone),
+      start: new Date(start),
+      end: new Date(end),
+      localDate: day.date,
+      durationMinutes,
+      slots,
+    };
+  };
+
+  return {
+    parse(input, check) {
+      const duration = checkBookingDuration(settings, input.durationMinutes, check);
+      const raw = input.startsAt;
+      const match = typeof raw === 'string' ? RFC3339.exec(raw) : null;
+      const parsed = match ? DateTime.fromISO(raw as string, { setZone: true }) : null;
+      if (!parsed?.isValid) {
+        check.fail('/startsAt', 'must be an RFC 3339 time with an offset, e.g. 2026-12-01T09:00:00+01:00');
+        return null;
+      }
+      const local = parsed.setZone(zone);
+      if (parsed.toMillis() < nowMs) {
+        check.fail('/startsAt', 'must not be in the past');
+        return null;
+      }
+      const zeroSeconds = match?.[2] === '00' && /^(\.0+)?$/.test(match[3] ?? '');
+      if (!zeroSeconds || wallMinutes(local) % settings.slotMinutes !== 0) {
+        check.fail(
+          '/startsAt',
+          `must be on the ${settings.slotMinutes}-minute slot grid in the garage's local time (${zone}), with zero seconds`,
+        );
+        return null;
+      }
+      return duration === null ? null : { start: new Date(parsed.toMillis()), durationMinutes: duration };
+    },
+
+    localDateOf: (instant) => at(instant.getTime()).toISODate() as string,
+
+    resolve(candidate, closures) {
+      const start = candidate.start.getTime();
+      const day = planDay(at(start).toISODate() as string, closures);
+      const reason = whyUnavailable(day, start, start + candidate.durationMinutes * MINUTE_MS);
+      if (reason !== null) throw new DatesUnavailableError(reason);
+      return intervalOf(start, candidate.durationMinutes, day);
+    },
+
+    *candidates(from, to, durationMinutes, closures) {
+      for (let date = from; date <= to && date <= lastBookableDate; date = addCalendarDays(date, 1)) {
+        const day = planDay(date, closures);
+        if (day.closed || day.openings.length === 0) continue;
+        for (const start of gridOf(day)) {
+          if (whyUnavailable(day, start, start + durationMinutes * MINUTE_MS) === null) {
+            yield intervalOf(start, durationMinutes, day);
+          }
+        }
+      }
+    },
+
+    span(from, to) {
+      return { from: dayStart(from).toJSDate(), to: dayStart(addCalendarDays(to, 1)).toJSDate() };
+    },
+  };
+};

@@ -1,0 +1,97 @@
+import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from '../errors.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { IdempotencyStore, StoredResponse } from './idempotency-store.port.js';
+
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+/** Keys are kept 24 hours (CONTRACT.md §4.1). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/**
+ * How long an unfinished request keeps its key. Requests answer within seconds (a lost database gives 503 within a
+ * few), so a claim older than this belongs to a process that died mid-request, and a retry may run again.
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
+
+export interface IdempotentResponse extends StoredResponse {
+  /** True when this is the stored response of an earlier request (header `Idempotent-Replayed: true`). */
+  replayed: boolean;
+}
+
+export type RunIdempotently = (
+  scope: string,
+  key: string,
+  requestHash: string,
+  run: () => Promise<StoredResponse>,
+) => Promise<IdempotentResponse>;
+
+/** 429 and 5xx say "try again": storing them would make the retry fail forever. */
+const isStorable = (status: number) => status !== 429 && status < 500;
+
+export const checkIdempotencyKey = (key: unknown): key is string =>
+  typeof key === 'string' && key.length >= 1 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH;
+
+/**
+ * The Idempotency-Key rules of CONTRACT.md §4.1 around one request handler `run`:
+ * - first use: runs it and stores its response, unless 429 or 5xx, whose key is released for a retry;
+ * - `run` throws: `toResponse` (the transport's own error mapping) says which response the error becomes; a
+ *   storable one is stored and the error rethrown so the transport answers as usual; an unmapped error (null) or
+ *   a 429/5xx releases the key and is rethrown;
+ * - same key and same request later: the stored response, `replayed: true`, without running;
+ * - same key, different request: `IdempotencyKeyReusedError` (422); while the first is in flight:
+ *   `IdempotencyInProgressError` (409).
+ * Store failures propagate (the transport answers 503); the key then stays claimed until the lease runs out.
+ */
+export const makeIdempotent =
+  ({
+    store,
+    clock,
+    toResponse,
+    ttlMs = IDEMPOTENCY_TTL_MS,
+    leaseMs = IDEMPOTENCY_LEASE_MS,
+  }: {
+    store: IdempotencyStore;
+    clock: Clock;
+    toResponse: (err: unknown) => StoredResponse | null;
+    ttlMs?: number;
+    leaseMs?: number;
+  }): RunIdempotently =>
+  async (scope, key, requestHash, run) => {
+    if (!checkIdempotencyKey(key)) {
+      throw new ValidationError('Invalid Idempotency-Key header', [
+        { path: '/headers/idempotency-key', message: `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters` },
+      ]);
+    }
+    const now = clock.now();
+    const begun = await store.begin({
+      scope,
+      key,
+      requestHash,
+      now,
+      lockedUntil: new Date(now.getTime() + leaseMs),
+      expiresAt: new Date(now.getTime() + ttlMs),
+    });
+    if (begun.state === 'mismatch') throw new IdempotencyKeyReusedError();
+    if (begun.state === 'in_progress') throw new IdempotencyInProgressError();
+    if (begun.state === 'completed') return { ...begun.response, replayed: true };
+
+    let response: StoredResponse;
+    try {
+      response = await run();
+    } catch (err) {
+      const mapped = toResponse(err);
+      if (mapped !== null && isStorable(mapped.status)) await store.complete(scope, key, mapped);
+      else await releaseQuietly(store, scope, key);
+      throw err;
+    }
+    if (isStorable(response.status)) await store.complete(scope, key, response);
+    else await store.release(scope, key);
+    return { ...response, replayed: false };
+  };
+
+/** The caller must see the original error; a failed release only delays a retry until the lease runs out. */
+const releaseQuietly = async (store: IdempotencyStore, scope: string, key: string) => {
+  try {
+    await store.release(scope, key);
+  } catch {
+    // Deliberately ignored: see above.
+  }
+};

@@ -1,0 +1,99 @@
+import { publicQuoteStatus, type Quote, type QuoteLine, type QuoteStatus } from '../entities/quote.js';
+import { NotFoundError, QuoteAlreadyProcessedError, QuoteExpiredError } from '../errors.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { QuoteRepository } from '../ports/quote-repository.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { sha256Hex } from '../services/api-key.js';
+import { Checker } from '../services/validate.js';
+
+export interface PublicQuote {
+  number: string;
+  status: QuoteStatus;
+  customerName: string;
+  lines: QuoteLine[];
+  totalCents: number;
+  currency: string;
+  expiresAt: Date;
+  decidedAt: Date | null;
+}
+
+const findByToken = async (quotes: Pick<QuoteRepository, 'findByTokenHash'>, token: string): Promise<Quote> => {
+  const quote = await quotes.findByTokenHash(sha256Hex(token));
+  if (!quote) throw new NotFoundError('Quote not found');
+  return quote;
+};
+
+export const makeGetQuote =
+  ({ quotes, clock }: { quotes: Pick<QuoteRepository, 'findByTokenHash'>; clock: Clock }) =>
+  async (token: string): Promise<PublicQuote> => {
+    const quote = await findByToken(quotes, token);
+    return {
+      number: quote.number,
+      status: publicQuoteStatus(quote, clock.now()),
+      customerName: quote.customerName,
+      lines: quote.lines,
+      totalCents: quote.totalCents,
+      currency: quote.currency,
+      expiresAt: quote.expiresAt,
+      decidedAt: quote.decidedAt,
+    };
+  };
+
+export type QuoteDecisionCommand =
+  | { decision: 'accept'; signerName?: string | null; comment?: string | null }
+  | { decision: 'refuse'; reason?: string | null };
+
+const refusal = (quote: Quote, now: Date) =>
+  publicQuoteStatus(quote, now) === 'expired' ? new QuoteExpiredError() : new QuoteAlreadyProcessedError();
+
+/**
+ * Accepting or refusing is exactly-once: the repository's conditional update lets one concurrent caller win; every
+ * other gets `QUOTE_ALREADY_PROCESSED` (or `QUOTE_EXPIRED` once the quote has expired). The webhook event is written
+ * in the same transaction as the decision.
+ */
+export const makeDecideQuote =
+  ({ quotes, uow, clock }: { quotes: Pick<QuoteRepository, 'findByTokenHash'>; uow: UnitOfWork; clock: Clock }) =>
+  async (token: string, cmd: QuoteDecisionCommand): Promise<{ status: 'accepted' | 'refused' }> => {
+    const check = new Checker();
+    if (cmd.decision === 'accept') {
+      check.string('/signerName', cmd.signerName, { optional: true, max: 120 });
+      check.string('/comment', cmd.comment, { optional: true, min: 0, max: 2000 });
+    } else {
+      check.string('/reason', cmd.reason, { optional: true, min: 0, max: 2000 });
+    }
+    check.throwIfAny('Invalid decision');
+    const quote = await findByToken(quotes, token);
+    const now = clock.now();
+    if (publicQuoteStatus(quote, now) !== 'pending') throw refusal(quote, now);
+    const status = cmd.decision === 'accept' ? 'accepted' : 'refused';
+    return uow.run(async (tx) => {
+      const won = await tx.quotes.decide(quote.id, {
+        status,
+        at: now,
+        signerName: cmd.decision === 'accept' ? (cmd.signerName ?? null) : null,
+        comment: cmd.decision === 'accept' ? (cmd.comment ?? null) : null,
+        reason: cmd.decision === 'refuse' ? (cmd.reason ?? null) : null,
+      });
+      if (!won) {
+        const latest = (await tx.quotes.findByTokenHash(sha256Hex(token))) ?? quote;
+        throw refusal(latest, now);
+      }
+      await tx.outbox.enqueue({
+        garageId: quote.garageId,
+        type: status === 'accepted' ? 'quote.accepted' : 'quote.refused',
+        data: {
+          id: quote.id,
+          number: quote.number,
+          status,
+          customerName: quote.customerName,
+          totalCents: quote.totalCents,
+          currency: quote.currency,
+          decidedAt: now.toISOString(),
+          ...(cmd.decision === 'accept'
+            ? { signerName: cmd.signerName ?? null, comment: cmd.comment ?? null }
+            : { reason: cmd.reason ?? null }),
+        },
+      });
+      return { status };
+    });
+  };

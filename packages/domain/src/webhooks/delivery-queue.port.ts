@@ -1,0 +1,77 @@
+import type { EncryptedSecret } from '../entities/integration.js';
+import type { WebhookEvent } from './webhook-event.js';
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'gone'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** A delivery this worker holds a lease on: nobody else sends it until the lease ends. */
+export interface ClaimedDelivery {
+  id: string;
+  integrationId: string;
+  /** The integration's webhook URL when the event was written. */
+  url: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  /** The end of this claim's lease; also its fencing token (see `complete`). */
+  leaseUntil: Date;
+  event: WebhookEvent;
+  secret: EncryptedSecret;
+}
+
+export interface DeliveryAttempt {
+  attemptedAt: Date;
+  /** The response status, or null when there was none. */
+  statusCode: number | null;
+  /** Why there was no usable response (timeout, connection refused…), else null. */
+  error: string | null;
+  durationMs: number;
+}
+
+export type DeliveryOutcome =
+  | { status: 'succeeded' }
+  | { status: 'pending'; nextAttemptAt: Date }
+  | { status: 'failed' }
+  | { status: 'gone' };
+
+/** A delivery as an operator inspects it (`webhook deliveries --integration ID`). */
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  type: WebhookEvent['type'];
+  url: string;
+  status: DeliveryStatus;
+  attemptCount: number;
+  /** When the next attempt is due; null once the delivery has ended. */
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  /** Oldest first. */
+  attempts: DeliveryAttempt[];
+}
+
+/**
+ * The deliveries written by the outbox, one per (event, integration). Claiming takes a lease instead of holding a
+ * transaction open during the HTTP call: concurrent workers never claim the same delivery, and a worker that dies
+ * mid-send only delays it until its lease ends.
+ */
+export interface DeliveryQueue {
+  /**
+   * Leases up to `limit` pending deliveries due at `now` whose lease is free or over, until `now + leaseMs`.
+   * Deliveries of revoked integrations are not claimed.
+   */
+  claimDue(request: { now: Date; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]>;
+  /**
+   * Records the attempt, then applies the outcome if the claim still holds the lease (same `leaseUntil`, still
+   * pending); returns false when it no longer does, in which case the attempt is recorded and nothing else changes.
+   * `gone` also ends every other pending delivery of the same integration to the same URL: 410 means the endpoint
+   * is not coming back, so the backlog behind it is not attempted.
+   */
+  complete(delivery: ClaimedDelivery, attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<boolean>;
+  /**
+   * Makes every delivery of the event (revoked integrations excepted) pending again, due at `now`, with a fresh
+   * retry schedule. A delivery being sent right now keeps its lease. Null when the event does not exist, else how
+   * many deliveries were re-enqueued.
+   */
+  replayEvent(eventId: string, now: Date): Promise<number | null>;
+  /** The integration's deliveries, newest first, with their attempts. */
+  listByIntegration(integrationId: string, limit: number): Promise<DeliveryView[]>;
+}

@@ -1,0 +1,14 @@
+import { createHmac } from 'node:crypto';
+
+const SECRET_PREFIX = 'whsec_';
+
+/**
+ * The Standard Webhooks v1 signature (CONTRACT.md §5): base64 HMAC-SHA256, keyed with the secret's decoded bytes,
+ * over `{id}.{timestamp}.{body}`. The receiver recomputes it from the raw body, so `body` must be the exact bytes sent.
+ */
+export const signWebhook = (secret: string, id: string, timestampSeconds: number, body: string): string => {
+  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+  if (key.length === 0) throw new Error('webhook secret is empty');
+  const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
+  return `v1,${mac}`;
+};

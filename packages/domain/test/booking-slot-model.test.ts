@@ -1,0 +1,148 @@
+import t from 'tap';
+import { DateTime } from 'luxon';
+import { makeSlotModel, parseWeeklyHours, DEFAULT_BOOKING, Checker, type BookingSettings } from './support.js';
+import { bookingWorld, outcome } from './fakes/booking-world.js';
+
+const settings = (over: Partial<BookingSettings> & { hours?: string } = {}): BookingSettings => {
+  const { hours, ...rest } = over;
+  return { ...DEFAULT_BOOKING, weeklyHours: parseWeeklyHours(hours ?? 'mon-sun 00:00-23:59'), minNoticeMinutes: 0, horizonDays: 3660, ...rest };
+};
+const NOW = new Date('2026-01-01T00:00:00Z');
+const starts = (s: BookingSettings, date: string, duration = s.slotMinutes, now = NOW) =>
+  [...makeSlotModel(s, now).candidates(date, date, duration, [])].map((c) => c.startsAt);
+
+t.test('Europe/Paris 2026-03-29 (23 h): no 02:xx slot, offsets switch from +01:00 to +02:00, none lost', async (t) => {
+  const s = settings({ hours: 'sun 00:00-06:00' });
+  t.same(starts(s, '2026-03-29'), [
+    '2026-03-29T00:00:00+01:00', '2026-03-29T00:30:00+01:00', '2026-03-29T01:00:00+01:00', '2026-03-29T01:30:00+01:00',
+    '2026-03-29T03:00:00+02:00', '2026-03-29T03:30:00+02:00', '2026-03-29T04:00:00+02:00', '2026-03-29T04:30:00+02:00',
+    '2026-03-29T05:00:00+02:00', '2026-03-29T05:30:00+02:00',
+  ]);
+  const [last30] = [...makeSlotModel(s, NOW).candidates('2026-03-29', '2026-03-29', 60, [])].filter((c) =>
+    c.startsAt.startsWith('2026-03-29T01:30'),
+  );
+  t.equal(last30?.endsAt, '2026-03-29T03:30:00+02:00', 'a 60-minute appointment lasts 60 real minutes across the gap');
+  t.same(last30?.slots.map((d) => d.toISOString()), ['2026-03-29T00:30:00.000Z', '2026-03-29T01:00:00.000Z']);
+});
+
+t.test('Europe/Paris 2026-10-25 (25 h): both 02:00 and both 02:30 are distinct slots, in time order', async (t) => {
+  const s = settings({ hours: 'sun 00:00-06:00' });
+  const list = starts(s, '2026-10-25');
+  t.same(list, [
+    '2026-10-25T00:00:00+02:00', '2026-10-25T00:30:00+02:00', '2026-10-25T01:00:00+02:00', '2026-10-25T01:30:00+02:00',
+    '2026-10-25T02:00:00+02:00', '2026-10-25T02:30:00+02:00', '2026-10-25T02:00:00+01:00', '2026-10-25T02:30:00+01:00',
+    '2026-10-25T03:00:00+01:00', '2026-10-25T03:30:00+01:00', '2026-10-25T04:00:00+01:00', '2026-10-25T04:30:00+01:00',
+    '2026-10-25T05:00:00+01:00', '2026-10-25T05:30:00+01:00',
+  ]);
+  const instants = list.map((iso) => Date.parse(iso));
+  t.ok(instants.every((ms, i) => i === 0 || ms - (instants[i - 1] as number) === 30 * 60_000), 'every slot is 30 real minutes after the previous');
+  const [repeated] = [...makeSlotModel(s, NOW).candidates('2026-10-25', '2026-10-25', 30, [])].filter(
+    (c) => c.startsAt === '2026-10-25T02:30:00+02:00',
+  );
+  t.equal(repeated?.endsAt, '2026-10-25T02:00:00+01:00');
+});
+
+t.test('slot counts of a whole day: 47 on a normal Sunday, 45 on the 23-hour day, 49 on the 25-hour day', async (t) => {
+  const s = settings({ hours: 'sun 00:00-23:30' });
+  t.equal(starts(s, '2026-03-22').length, 47);
+  t.equal(starts(s, '2026-03-29').length, 45);
+  t.equal(starts(s, '2026-10-25').length, 49);
+  t.equal(starts(s, '2026-11-01').length, 47);
+  const ordinary = settings({ hours: 'sun 08:00-18:00' });
+  t.equal(starts(ordinary, '2026-03-29').length, 20, 'a transition at night does not touch daytime slots');
+  t.equal(starts(ordinary, '2026-10-25').length, 20);
+});
+
+t.test('an opening boundary inside the gap is the transition; inside the repeated hour, its first occurrence', async (t) => {
+  t.same(starts(settings({ hours: 'sun 02:30-05:00' }), '2026-03-29'), [
+    '2026-03-29T03:00:00+02:00', '2026-03-29T03:30:00+02:00', '2026-03-29T04:00:00+02:00', '2026-03-29T04:30:00+02:00',
+  ]);
+  t.same(starts(settings({ hours: 'sun 01:00-02:30' }), '2026-03-29'), [
+    '2026-03-29T01:00:00+01:00', '2026-03-29T01:30:00+01:00',
+  ]);
+  t.same(starts(settings({ hours: 'sun 02:30-04:00' }), '2026-10-25'), [
+    '2026-10-25T02:30:00+02:00', '2026-10-25T02:00:00+01:00', '2026-10-25T02:30:00+01:00',
+    '2026-10-25T03:00:00+01:00', '2026-10-25T03:30:00+01:00',
+  ]);
+  t.same(starts(settings({ hours: 'sun 01:00-02:30' }), '2026-10-25'), [
+    '2026-10-25T01:00:00+02:00', '2026-10-25T01:30:00+02:00', '2026-10-25T02:00:00+02:00',
+  ]);
+});
+
+t.test('a day whose midnight does not exist (America/Santiago 2026-09-06) opens at its first instant', async (t) => {
+  const s = settings({ timezone: 'America/Santiago', hours: 'sun 00:00-03:00' });
+  t.same(starts(s, '2026-09-06'), [
+    '2026-09-06T01:00:00-03:00', '2026-09-06T01:30:00-03:00', '2026-09-06T02:00:00-03:00', '2026-09-06T02:30:00-03:00',
+  ]);
+});
+
+t.test('New York transitions: 2026-03-08 and 2026-11-01', async (t) => {
+  const s = settings({ timezone: 'America/New_York', slotMinutes: 60, hours: 'sun 00:00-04:00' });
+  t.same(starts(s, '2026-03-08'), ['2026-03-08T00:00:00-05:00', '2026-03-08T01:00:00-05:00', '2026-03-08T03:00:00-04:00']);
+  t.same(starts(s, '2026-11-01'), [
+    '2026-11-01T00:00:00-04:00', '2026-11-01T01:00:00-04:00', '2026-11-01T01:00:00-05:00',
+    '2026-11-01T02:00:00-05:00', '2026-11-01T03:00:00-05:00',
+  ]);
+});
+
+/**
+ * An independent oracle: scan a local day minute by minute in real time and keep the instants whose wall clock is
+ * on the grid. Checks the grid of ordinary days (Luxon's fixed-offset shortcut) and of transition days alike.
+ */
+t.test('the grid equals a minute-by-minute scan, in many zones, on ordinary and transition days', async (t) => {
+  const cases: [string, string[], number[]][] = [
+    ['Europe/Paris', ['2026-03-28', '2026-03-29', '2026-03-30', '2026-10-24', '2026-10-25', '2026-12-01'], [15, 30, 60]],
+    ['America/New_York', ['2026-03-08', '2026-11-01'], [30, 60]],
+    ['America/Santiago', ['2026-04-04', '2026-04-05', '2026-09-05', '2026-09-06'], [30]],
+    ['Australia/Lord_Howe', ['2026-04-05', '2026-10-04'], [30]],
+    ['Asia/Kolkata', ['2026-06-15'], [30, 60]],
+    ['UTC', ['2026-06-15'], [30]],
+  ];
+  for (const [zone, dates, slotSizes] of cases) {
+    for (const date of dates) {
+      for (const slotMinutes of slotSizes) {
+        const s = settings({ timezone: zone, slotMinutes, hours: 'mon-sun 00:00-23:59' });
+        const got = [...makeSlotModel(s, NOW).candidates(date, date, slotMinutes, [])].map((c) => Date.parse(c.startsAt));
+        const expected: number[] = [];
+        const from = DateTime.fromISO(date, { zone }).startOf('day').minus({ hours: 3 }).toMillis();
+        const close = DateTime.fromISO(`${date}T23:59`, { zone }).toMillis();
+        for (let ms = from; ms < from + 30 * 3_600_000; ms += 60_000) {
+          const local = DateTime.fromMillis(ms, { zone });
+          if (local.toISODate() === date && (local.hour * 60 + local.minute) % slotMinutes === 0 && ms + slotMinutes * 60_000 <= close) {
+            expected.push(ms);
+          }
+        }
+        t.same(got, expected, `${zone} ${date} ${slotMinutes} min`);
+      }
+    }
+  }
+});
+
+t.test('parse: the 400 rules, in the garage local time', async (t) => {
+  const s = settings({ timezone: 'Asia/Kolkata', slotMinutes: 60 });
+  const parse = (startsAt: unknown, durationMinutes?: unknown) => {
+    const check = new Checker();
+    const candidate = makeSlotModel(s, new Date('2026-12-01T00:00:00Z')).parse({ startsAt, durationMinutes }, check);
+    return { candidate, details: check.details };
+  };
+  t.ok(parse('2026-12-01T09:00:00+05:30').candidate, 'on the hour in Kolkata');
+  t.ok(parse('2026-12-01T03:30:00Z').candidate, 'the same instant written in UTC');
+  t.same(parse('2026-12-01T04:00:00Z').details.map((d) => d.path), ['/startsAt'], '09:30 in Kolkata is off a 60-minute grid');
+  t.ok(parse('2026-12-01T09:00:00.000+05:30').candidate, 'zero milliseconds are zero seconds');
+  t.same(parse('2026-12-01T09:00:00', 120).details.map((d) => d.path), ['/startsAt'], 'an offset is required');
+  t.same(parse('2026-12-01T09:00:00+05:30', 90).details.map((d) => d.path), ['/durationMinutes']);
+  t.equal(parse('2026-12-01T09:00:00+05:30').candidate?.durationMinutes, 60, 'duration defaults to slotMinutes');
+});
+
+t.test('the wall clock, not the UTC date, decides the local date for the horizon', async (t) => {
+  // 23:30 UTC on 30 November is already 1 December in Paris: the horizon counts from 1 December.
+  const w = bookingWorld({
+    now: '2026-11-30T23:30:00Z',
+    hours: 'mon-sun 08:00-18:00',
+    booking: { horizonDays: 60, minNoticeMinutes: 0 },
+  });
+  t.equal(await outcome(w.book({ startsAt: '2027-01-30T17:30:00+01:00' })), 'OK');
+  t.equal(await outcome(w.book({ startsAt: '2027-01-31T08:00:00+01:00' })), 'DATES_UNAVAILABLE');
+  const last = await w.list('2027-01-29', '2027-01-31');
+  t.equal(last.at(-1)?.startsAt, '2027-01-30T17:30:00+01:00');
+});

@@ -1,0 +1,102 @@
+import {
+  DEFAULT_BOOKING,
+  makeBookAppointment,
+  makeInMemoryBooking,
+  makeListAvailability,
+  parseWeeklyHours,
+  type Appointment,
+  type BookAppointmentCommand,
+  type BookingSettings,
+  type BookingTransaction,
+  type Closure,
+  type Garage,
+  type GarageRepository,
+  type ProductRepository,
+} from '../support.js';
+
+export const GARAGE_ID = '11111111-1111-4111-8111-111111111111';
+export const INTEGRATION_ID = '22222222-2222-4222-8222-222222222222';
+export const OTHER_INTEGRATION_ID = '33333333-3333-4333-8333-333333333333';
+export const PRODUCT_A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+export const PRODUCT_B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
+export const UNKNOWN_PRODUCT = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
+
+/** A clock that stands still until a test moves it. */
+export const fixedClock = (iso: string) => {
+  let now = new Date(iso);
+  return { now: () => new Date(now), set: (next: string) => (now = new Date(next)) };
+};
+
+export interface WorldOptions {
+  /** Default: Monday 2026-11-30 09:00 in Paris. */
+  now?: string;
+  /** Opening hours in the CLI syntax; default the demo garage's. */
+  hours?: string;
+  booking?: Partial<Omit<BookingSettings, 'weeklyHours'>>;
+  closures?: { from: string; to: string }[];
+  withoutLock?: boolean;
+  onBooked?: (tx: BookingTransaction, appointment: Appointment) => Promise<void>;
+}
+
+/** Fakes of the garage and product repositories: only what the booking use-cases read. */
+const fakeGarages = (garage: Garage, closures: Closure[]): Pick<GarageRepository, 'findById' | 'listClosures'> => ({
+  findById: async (id) => (id === garage.id ? structuredClone(garage) : null),
+  listClosures: async (garageId, from, to) =>
+    closures.filter((c) => c.garageId === garageId && c.from <= to && c.to >= from),
+});
+
+const fakeProducts = (known: string[]): Pick<ProductRepository, 'findExistingIds'> => ({
+  findExistingIds: async (garageId, ids) => (garageId === GARAGE_ID ? ids.filter((id) => known.includes(id)) : []),
+});
+
+/** One garage with its booking use-cases over in-memory fakes. */
+export const bookingWorld = (options: WorldOptions = {}) => {
+  const clock = fixedClock(options.now ?? '2026-11-30T08:00:00Z');
+  const garage: Garage = {
+    id: GARAGE_ID,
+    slug: 'test',
+    name: 'Test garage',
+    currency: 'EUR',
+    createdAt: new Date('2026-01-01T00:00:00Z'),
+    booking: {
+      ...DEFAULT_BOOKING,
+      weeklyHours: parseWeeklyHours(options.hours ?? 'mon-fri 08:00-12:00,14:00-18:00; sat 09:00-12:00'),
+      ...options.booking,
+    },
+  };
+  const closures = (options.closures ?? []).map((c, i) => ({ id: `closure-${i}`, garageId: GARAGE_ID, reason: null, ...c }));
+  const products = [PRODUCT_A, PRODUCT_B];
+  const store = makeInMemoryBooking({
+    clock,
+    productExists: (_garageId, id) => products.includes(id),
+    withoutLock: options.withoutLock ?? false,
+  });
+  const garages = fakeGarages(garage, closures);
+  const bookUseCase = makeBookAppointment({
+    garages,
+    products: fakeProducts(products),
+    bookingTx: store.bookingTx,
+    clock,
+    ...(options.onBooked ? { onBooked: options.onBooked } : {}),
+  });
+  const book = (cmd: Partial<BookAppointmentCommand> & { startsAt: string }) =>
+    bookUseCase({
+      principal: { integrationId: INTEGRATION_ID, garageId: GARAGE_ID },
+      customer: { name: 'Jeanne Martin', email: 'jeanne@example.com' },
+      ...cmd,
+    });
+  const availability = makeListAvailability({ garages, appointments: store.appointments, clock });
+  const list = (from: string, to = from, durationMinutes?: number) =>
+    availability({ garageId: GARAGE_ID, from, to, ...(durationMinutes === undefined ? {} : { durationMinutes }) });
+  return { clock, garage, store, book, list, availability };
+};
+
+/** The code of a rejected promise's error, or `'OK'` when it resolved: compact assertions over many outcomes. */
+export const outcome = async (promise: Promise<unknown>): Promise<string> => {
+  try {
+    await promise;
+    return 'OK';
+  } catch (err) {
+    return (err as { code?: string }).code ?? String(err);
+  }
+};

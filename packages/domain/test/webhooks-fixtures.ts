@@ -1,0 +1,92 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  generateWebhookSecret,
+  makeInMemoryWebhooks,
+  makeSecretBox,
+  type Clock,
+  type EncryptedSecret,
+  type Integration,
+  type IntegrationRepository,
+  type WebhookStoreHarness,
+} from './support.js';
+
+export const secretBox = makeSecretBox([{ id: 'k1', key: randomBytes(32) }]);
+
+export const fakeClock = (start = Date.parse('2030-01-07T09:00:00.000Z')) => {
+  let now = start;
+  const clock: Clock & { advance(ms: number): void; set(at: number): void } = {
+    now: () => new Date(now),
+    advance: (ms) => {
+      now += ms;
+    },
+    set: (at) => {
+      now = at;
+    },
+  };
+  return clock;
+};
+
+/** Just enough of the integration repository for the webhook fakes: targets, secrets, revocation. */
+export const fakeIntegrations = () => {
+  const rows = new Map<string, { integration: Integration; secret: EncryptedSecret; plaintext: string }>();
+  const repo: Pick<IntegrationRepository, 'listWebhookTargets' | 'getWebhookSecret' | 'findById'> = {
+    async listWebhookTargets(garageId, requireToggle) {
+      return [...rows.values()]
+        .map((r) => r.integration)
+        .filter((i) => i.garageId === garageId && i.webhookUrl !== null && i.revokedAt === null)
+        .filter((i) => requireToggle === undefined || i.sync[requireToggle]);
+    },
+    async getWebhookSecret(id) {
+      return rows.get(id)?.secret ?? null;
+    },
+    async findById(id) {
+      return rows.get(id)?.integration ?? null;
+    },
+  };
+  return {
+    repo,
+    add(garageId: string, options: { webhookUrl: string | null; syncAppointments?: boolean }) {
+      const plaintext = generateWebhookSecret();
+      const integration: Integration = {
+        id: randomUUID(),
+        garageId,
+        name: 'test',
+        sync: { appointments: options.syncAppointments ?? false, catalog: false, stock: false },
+        webhookUrl: options.webhookUrl,
+        revokedAt: null,
+        lastUsedAt: null,
+        createdAt: new Date(),
+      };
+      const secret = secretBox.encrypt(plaintext);
+      rows.set(integration.id, { integration, secret, plaintext });
+      return { id: integration.id, secret, plaintext };
+    },
+    revoke(id: string) {
+      const row = rows.get(id);
+      if (row) row.integration = { ...row.integration, revokedAt: new Date() };
+    },
+    clear: () => rows.clear(),
+  };
+};
+
+/** The in-memory store behind the contract suite's harness. */
+export const inMemoryHarness = (clock: Clock): WebhookStoreHarness => {
+  const integrations = fakeIntegrations();
+  let store = makeInMemoryWebhooks({ integrations: integrations.repo, clock });
+  const harness: WebhookStoreHarness = {
+    get outbox() {
+      return store.outbox;
+    },
+    get queue() {
+      return store.queue;
+    },
+    async reset() {
+      integrations.clear();
+      store = makeInMemoryWebhooks({ integrations: integrations.repo, clock });
+    },
+    createGarage: async () => randomUUID(),
+    createIntegration: async (garageId, options) => integrations.add(garageId, options),
+    revokeIntegration: async (id) => integrations.revoke(id),
+  };
+  return harness;
+};
