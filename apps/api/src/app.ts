@@ -1,0 +1,95 @@
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Clock } from '@garage/domain';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DestinationStream } from 'pino';
+import type { Config, TrustProxy } from './config.js';
+import { createLogger, requestIdOf } from './logging.js';
+import auth from './plugins/auth.js';
+import compositionRoot from './plugins/composition-root.js';
+import errorHandler, { frameworkErrorHandler } from './plugins/error-handler.js';
+import gracefulClose from './plugins/graceful-close.js';
+import httpConventions from './plugins/http-conventions.js';
+import readiness from './plugins/readiness.js';
+import routes from './routes/index.js';
+import { validatorCompiler } from './schemas/compiler.js';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface AppOverrides {
+  /** Where log lines go (tests capture them); stdout otherwise. */
+  logStream?: DestinationStream;
+  clock?: Clock;
+  keyCacheTtlMs?: number;
+}
+
+const API_DESCRIPTION = `Public integration API of the garage-management system.
+
+Authentication: send the integration's key in the \`x-api-key\` header. The \`apiKey\` query parameter is accepted
+but discouraged; responses to such requests carry \`Deprecation: true\` (and a \`Link\` with \`rel="deprecation"\`).
+
+Errors: every error body is \`{"error": "...", "code": "..."}\`; 400 validation errors add \`details\`
+(\`[{"path": "/limit", "message": "..."}]\`, paths are JSON pointers).
+
+Lists: \`limit\` (1–500, default 100), opaque \`cursor\` from \`nextCursor\`, \`updatedSince\` (RFC 3339).
+Every list and item GET sends a strong \`ETag\` and \`Cache-Control: private, no-cache\`; a matching
+\`If-None-Match\` gives 304. Every response carries \`x-request-id\`.`;
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** Fastify's types leave out the hop count that its proxy-addr accepts; the function form says the same. */
+const trustProxyOption = (value: TrustProxy) => (typeof value === 'number' ? (_address: string, hop: number) => hop < value : value);
+
+/**
+ * Builds the app without listening. Plugins load in fastify/demo's order: external plugins first (security headers,
+ * API documentation), then the app's own (conventions, error handler, readiness, composition root, auth), then routes.
+ */
+export const buildApp = async (config: Config, overrides: AppOverrides = {}): Promise<App> => {
+  const app = Fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
+    loggerInstance: createLogger(config.logLevel, overrides.logStream),
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    trustProxy: trustProxyOption(config.trustProxy),
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+    // Slow clients cannot hold a connection forever; keep-alive outlives typical load-balancer idle timeouts.
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 72_000,
+    // Requests arriving during shutdown are served rather than answered with Fastify's own 503 body.
+    return503OnClosing: false,
+    // Opening embedded Postgres (WASM) and migrating can take a while on a cold, busy machine.
+    pluginTimeout: 120_000,
+    frameworkErrors: (err, request, reply) => {
+      const { status, body } = frameworkErrorHandler(err);
+      request.log.info({ code: body.code }, body.error);
+      void (reply as FastifyReply).code(status).header('x-request-id', request.id).send(body);
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+
+  await app.register(helmet);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Garage public integration API', version: '1.0.0', description: API_DESCRIPTION },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/public/docs', staticCSP: true });
+
+  await app.register(gracefulClose);
+  await app.register(httpConventions);
+  await app.register(errorHandler);
+  await app.register(readiness);
+  await app.register(compositionRoot, { config, clock: overrides.clock, keyCacheTtlMs: overrides.keyCacheTtlMs });
+  await app.register(auth);
+
+  await app.register(routes);
+  return app;
+};

@@ -1,0 +1,5 @@
+export { buildApp, BODY_LIMIT_BYTES, type App, type AppOverrides } from './app.js';
+export { loadConfig, ConfigError, type Config } from './config.js';
+export { KEY_CACHE_TTL_MS, type ApiUseCases, type DemoAccess } from './plugins/composition-root.js';
+export { STATUS_OF, toHttpError, type ErrorBody } from './plugins/error-handler.js';
+export { publicScope } from './plugins/public-cors.js';

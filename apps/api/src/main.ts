@@ -1,0 +1,45 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp, type App } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+const configOrExit = (): Config => {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) return fail(err.message);
+    throw err;
+  }
+};
+
+const config = configOrExit();
+
+let app: App;
+try {
+  app = await buildApp(config);
+  await app.ready();
+} catch (err) {
+  // Typically the database: unreachable, wrong credentials, or a failed migration.
+  fail(`Cannot start: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+// SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit 0.
+closeWithGrace({ delay: 10_000, logger: app.log }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'closing after an unexpected error');
+  else if (signal) app.log.info({ signal }, 'closing');
+  await app.close();
+});
+
+await app.listen({ port: config.port, host: config.host });
+
+if (app.demo) {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  app.log.info(
+    `Embedded mode (no DATABASE_URL): demo API key ${app.demo.apiKey} (all demo credentials in ${app.demo.credentialsFile}). Try: curl -H 'x-api-key: ${app.demo.apiKey}' http://localhost:${port}/api/public/products`,
+  );
+}

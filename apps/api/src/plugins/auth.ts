@@ -1,0 +1,67 @@
+import { ValidationError, type Principal, type SyncToggle } from '@garage/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest hook: a valid key whose integration has `toggle` on, else 401 (CONTRACT.md §3). */
+    requireKey(toggle: SyncToggle): onRequestAsyncHookHandler;
+    /** onRequest hook for fleet routes: a key of any integration of the garage, or the public `garageSlug`. */
+    fleetAccess: onRequestAsyncHookHandler;
+  }
+  interface FastifyRequest {
+    /** The authenticated integration, on key routes. */
+    principal: Principal | null;
+    /** The garage the request is about, on key and fleet routes. */
+    garageId: string | null;
+  }
+}
+
+const queryParam = (request: FastifyRequest, name: string): string | undefined => {
+  const value = (request.query as Record<string, unknown> | undefined)?.[name];
+  if (value === undefined || typeof value === 'string') return value;
+  throw new ValidationError('Invalid query string', [{ path: `/${name}`, message: 'must be given once' }]);
+};
+
+/**
+ * The key from `x-api-key`, or from the discouraged `apiKey` query parameter, in which case the response says so with
+ * `Deprecation: true` and a link to the documentation. Responses depend on the header, so caches must key on it.
+ */
+const readApiKey = (request: FastifyRequest, reply: FastifyReply): string | undefined => {
+  reply.header('vary', 'x-api-key');
+  const header = request.headers['x-api-key'];
+  if (header !== undefined) return Array.isArray(header) ? header.join(',') : header;
+  const fromQuery = queryParam(request, 'apiKey');
+  if (fromQuery !== undefined) {
+    reply.header('deprecation', 'true');
+    reply.header('link', '</api/public/docs>; rel="deprecation"; type="text/html"');
+  }
+  return fromQuery;
+};
+
+/** The garage of a request that went through `requireKey` or `fleetAccess`. */
+export const garageOf = (request: FastifyRequest): string => {
+  if (request.garageId === null) throw new Error(`route ${request.routeOptions.url} has no access hook`);
+  return request.garageId;
+};
+
+export default fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('principal', null);
+    app.decorateRequest('garageId', null);
+
+    app.decorate('requireKey', (toggle: SyncToggle): onRequestAsyncHookHandler => async (request, reply) => {
+      const principal = await app.useCases.authenticate(readApiKey(request, reply), toggle);
+      request.principal = principal;
+      request.garageId = principal.garageId;
+    });
+
+    app.decorate('fleetAccess', async (request: FastifyRequest, reply: FastifyReply) => {
+      request.garageId = await app.useCases.resolveFleetGarage({
+        apiKey: readApiKey(request, reply),
+        garageSlug: queryParam(request, 'garageSlug'),
+      });
+    });
+  },
+  { name: 'auth', dependencies: ['composition-root'] },
+);

@@ -1,0 +1,142 @@
+import { isDomainError, type ErrorCode, type ErrorDetail } from '@garage/domain';
+import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** The one mapping from contract codes to HTTP statuses (CONTRACT.md §2). */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  INVALID_REFERENCE: 400,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  DUPLICATE: 409,
+  SLOT_FULL: 409,
+  DATES_UNAVAILABLE: 409,
+  QUOTE_ALREADY_PROCESSED: 409,
+  QUOTE_EXPIRED: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode;
+  details?: ErrorDetail[];
+}
+
+const INTERNAL: ErrorBody = { error: 'Internal server error', code: 'INTERNAL' };
+
+const PART_NAMES: Record<string, string> = {
+  body: 'request body',
+  querystring: 'query string',
+  params: 'path parameters',
+  headers: 'request headers',
+};
+
+const pointerSegment = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Ajv-shaped validation errors as the contract's `details`: JSON pointers to the offending field (`/customer/email`,
+ * `/limit`), one entry per field, the first problem found for it.
+ */
+const detailsOf = (errors: FastifySchemaValidationError[], part: string): ErrorDetail[] => {
+  const details = new Map<string, string>();
+  const add = (path: string, message: string) => {
+    if (!details.has(path)) details.set(path, message);
+  };
+  for (const e of errors) {
+    const params = e.params as Record<string, unknown>;
+    if (e.keyword === 'additionalProperties') {
+      const names = (params.additionalProperties ?? [params.additionalProperty]) as string[];
+      const what = part === 'body' ? 'property' : 'parameter';
+      for (const name of names) add(`${e.instancePath}/${pointerSegment(name)}`, `is not an allowed ${what}`);
+    } else if (e.keyword === 'required') {
+      const names = (params.requiredProperties ?? [params.missingProperty]) as string[];
+      for (const name of names) add(`${e.instancePath}/${pointerSegment(name)}`, 'is required');
+    } else if (e.keyword === 'boolean' && e.schemaPath.endsWith('additionalProperties')) {
+      // the same unknown property, reported again by TypeBox as "schema is false"
+    } else {
+      add(e.instancePath, e.message ?? 'is invalid');
+    }
+  }
+  return [...details].map(([path, message]) => ({ path, message }));
+};
+
+/** Errors raised by Fastify itself before a handler runs, by status. Their own messages are not part of the contract. */
+const FRAMEWORK_ERRORS: Record<number, ErrorBody> = {
+  401: { error: 'Unauthorized', code: 'UNAUTHORIZED' },
+  404: { error: 'Not found', code: 'NOT_FOUND' },
+  413: { error: 'Request body is larger than 64 KiB', code: 'PAYLOAD_TOO_LARGE' },
+  415: { error: 'Request body must be JSON (Content-Type: application/json)', code: 'UNSUPPORTED_MEDIA_TYPE' },
+  429: { error: 'Too many requests; retry after the delay in the Retry-After header', code: 'RATE_LIMITED' },
+  503: { error: 'Service unavailable; retry later', code: 'UNAVAILABLE' },
+};
+
+const MALFORMED_BODY: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Malformed JSON in request body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty although Content-Type is application/json',
+};
+
+/** Maps anything thrown while handling a request to a status and the contract's error body. */
+export const toHttpError = (err: unknown): { status: number; body: ErrorBody } => {
+  if (isDomainError(err)) {
+    const status = STATUS_OF[err.code] ?? 500;
+    if (status >= 500 && err.code !== 'UNAVAILABLE') return { status: 500, body: INTERNAL };
+    const body: ErrorBody = { error: err.message, code: err.code };
+    if (err.details && err.details.length > 0) body.details = err.details;
+    return { status, body };
+  }
+  const fastifyError = err as Partial<FastifyError> | null;
+  if (fastifyError?.validation) {
+    const part = fastifyError.validationContext ?? 'body';
+    return {
+      status: 400,
+      body: {
+        error: `Invalid ${PART_NAMES[part] ?? part}`,
+        code: 'VALIDATION_FAILED',
+        details: detailsOf(fastifyError.validation, part),
+      },
+    };
+  }
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const known = FRAMEWORK_ERRORS[status];
+    if (known) return { status, body: known };
+    const message = MALFORMED_BODY[fastifyError?.code ?? ''] ?? 'Malformed request';
+    return { status: 400, body: { error: message, code: 'VALIDATION_FAILED' } };
+  }
+  if (status === 503) return { status, body: FRAMEWORK_ERRORS[503] as ErrorBody };
+  return { status: 500, body: INTERNAL };
+};
+
+/**
+ * One error handler for the whole app: every error, 404 and framework failure leaves as `{error, code}`. Server
+ * errors are logged with their stack and answered with a generic message; client errors are logged at info level.
+ */
+export default fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((err, request, reply) => {
+      const { status, body } = toHttpError(err);
+      if (status >= 500) request.log.error({ err }, 'request failed');
+      else request.log.info({ code: body.code, status }, body.error);
+      return reply.code(status).send(body);
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      // The path only: the query string may hold a discouraged apiKey.
+      const path = request.url.split('?', 1)[0];
+      return reply.code(404).send({ error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' } satisfies ErrorBody);
+    });
+  },
+  { name: 'error-handler' },
+);
+
+/** For `frameworkErrors`: failures of the router (bad URL encoding, over-long parameters) get the same body. */
+export const frameworkErrorHandler = (err: FastifyError): { status: number; body: ErrorBody } => {
+  const mapped = toHttpError(err);
+  return mapped.status === 500 ? { status: 400, body: { error: 'Malformed request URL', code: 'VALIDATION_FAILED' } } : mapped;
+};

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * SIGTERM must finish in-flight requests and then exit promptly (CONTRACT.md §6). The server stops accepting on
+ * close, but a keep-alive connection whose request was in flight becomes idle only afterwards and would hold the
+ * close for the whole keep-alive timeout. So responses sent while closing say `Connection: close`, and connections
+ * that turn idle during the drain are closed as they do.
+ */
+export default fp(
+  async (app: FastifyInstance) => {
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+      if (!app.server.listening) return;
+      const timer = setInterval(() => app.server.closeIdleConnections(), 100);
+      timer.unref();
+      app.server.once('close', () => clearInterval(timer));
+    });
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (closing) reply.header('connection', 'close');
+      return payload;
+    });
+  },
+  { name: 'graceful-close' },
+);

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A cacheable GET (CONTRACT.md §4.2): a 200 gets a strong ETag (hash of the exact body sent) and
+     * `Cache-Control: private, no-cache`; a matching `If-None-Match` turns it into a 304 without a body.
+     */
+    etag?: boolean;
+  }
+}
+
+const etagOf = (payload: string | Buffer) => `"${createHash('sha256').update(payload).digest('base64url')}"`;
+
+/** RFC 9110 §13.1.2: `*` or a list of entity tags, compared weakly. */
+const matches = (ifNoneMatch: string, etag: string) => {
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+};
+
+const conditionalGet = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
+  const etag = etagOf(payload);
+  reply.header('etag', etag);
+  reply.header('cache-control', 'private, no-cache');
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch === undefined || !matches(ifNoneMatch, etag)) return payload;
+  reply.code(304);
+  reply.removeHeader('content-type');
+  reply.removeHeader('content-length');
+  return '';
+};
+
+/**
+ * Conventions every response follows: the request id header (CONTRACT.md §1), conditional GETs for routes that ask
+ * for them, and JSON as the only request body format (the built-in text/plain parser would accept other bodies,
+ * which must get 415 instead).
+ */
+export default fp(
+  async (app: FastifyInstance) => {
+    app.removeContentTypeParser('text/plain');
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+    app.addHook('onSend', async (request, reply, payload) =>
+      request.routeOptions.config?.etag === true ? conditionalGet(request, reply, payload) : payload,
+    );
+  },
+  { name: 'http-conventions' },
+);

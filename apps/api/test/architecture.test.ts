@@ -1,0 +1,27 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+
+const SRC = fileURLToPath(new URL('../src', import.meta.url));
+const ADAPTERS = /from '(@garage\/(postgres|redis)[^']*|kysely|pg|ioredis|@electric-sql\/[^']+)'/g;
+
+const sources = async (dir: string): Promise<string[]> => {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((e) => (e.isDirectory() ? sources(join(dir, e.name)) : Promise.resolve(e.name.endsWith('.ts') ? [join(dir, e.name)] : []))),
+  );
+  return nested.flat();
+};
+
+t.test('only the composition root knows the concrete adapters (ARCHITECTURE.md)', async (t) => {
+  const files = await sources(SRC);
+  t.ok(files.length > 10);
+  const offenders: string[] = [];
+  for (const file of files) {
+    const name = relative(SRC, file);
+    const imports = [...(await readFile(file, 'utf8')).matchAll(ADAPTERS)].map((m) => m[1]);
+    if (imports.length > 0 && name !== join('plugins', 'composition-root.ts')) offenders.push(`${name}: ${imports.join(', ')}`);
+  }
+  t.same(offenders, []);
+});

@@ -1,0 +1,100 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import t from 'tap';
+import { build, seedGarage } from './helper.js';
+
+/** A TCP proxy in front of Postgres that the test can cut and restore, to take the database away from the app. */
+const startProxy = async (target: URL) => {
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(Number(target.port || 5432), target.hostname);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => s.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', () => {
+        const address = server?.address();
+        if (address && typeof address === 'object') port = address.port;
+        resolve();
+      });
+    });
+  await listen();
+  return {
+    get port() {
+      return port;
+    },
+    cut: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        if (server) server.close(() => resolve());
+        else resolve();
+      }),
+    restore: listen,
+  };
+};
+
+t.test('health', async (t) => {
+  const { app } = await build(t);
+
+  t.test('live', async (t) => {
+    const res = await app.inject({ method: 'GET', url: '/health/live' });
+    t.equal(res.statusCode, 200);
+    t.same(res.json(), { status: 'ok' });
+    t.equal(res.headers['cache-control'], 'no-store');
+  });
+
+  t.test('ready while the database answers', async (t) => {
+    const res = await app.inject({ method: 'GET', url: '/health/ready' });
+    t.equal(res.statusCode, 200);
+    t.same(res.json(), { status: 'ok' });
+  });
+});
+
+t.test('when Postgres goes away: 503 UNAVAILABLE quickly, then recovery', async (t) => {
+  const target = new URL(process.env.TEST_DATABASE_URL ?? '');
+  const proxy = await startProxy(target);
+  t.teardown(() => proxy.cut());
+  const { app, admin } = await build(t, {
+    databaseUrl: (url) => {
+      const through = new URL(url);
+      through.hostname = '127.0.0.1';
+      through.port = String(proxy.port);
+      return through.toString();
+    },
+  });
+  const garage = await seedGarage(admin);
+  const products = () => app.inject({ method: 'GET', url: '/api/public/products', headers: { 'x-api-key': garage.keys.all } });
+  t.equal((await products()).statusCode, 200);
+
+  await proxy.cut();
+  for (const request of [
+    () => app.inject({ method: 'GET', url: '/health/ready' }),
+    products,
+    () => app.inject({ method: 'GET', url: `/api/public/fleet?garageSlug=${garage.slug}` }),
+    () => app.inject({ method: 'GET', url: '/api/public/stock', headers: { 'x-api-key': '0123456789abcdef0123456789abcdef' } }),
+  ]) {
+    const started = Date.now();
+    const res = await request();
+    t.equal(res.statusCode, 503, res.body);
+    t.same(Object.keys(res.json()).sort(), ['code', 'error']);
+    t.equal(res.json().code, 'UNAVAILABLE');
+    t.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`);
+  }
+  t.equal((await app.inject({ method: 'GET', url: '/health/live' })).statusCode, 200, 'still alive');
+
+  await proxy.restore();
+  let status = 0;
+  const restoredAt = Date.now();
+  while (status !== 200 && Date.now() - restoredAt < 10_000) {
+    status = (await app.inject({ method: 'GET', url: '/health/ready' })).statusCode;
+    if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  t.equal(status, 200, 'ready again by itself');
+  t.equal((await products()).statusCode, 200, 'serving again');
+});

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import {
+  makeAdminUseCases,
+  makeSecretBox,
+  systemClock,
+  type AdminUseCases,
+  type Clock,
+  type ProductImportRow,
+  type SyncToggle,
+  type VehicleImportRow,
+} from '@garage/domain';
+import { makeRepositories, makeUnitOfWork, parseEncryptionKey } from '@garage/postgres';
+import { createTestDatabase, type TestDatabase } from '@garage/postgres/testing';
+import type { Test } from 'tap';
+import { buildApp, loadConfig, type App } from '../src/index.js';
+
+export const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+
+/** Every log line the app wrote, parsed. */
+export class LogCapture extends Writable {
+  readonly raw: string[] = [];
+  override _write(chunk: Buffer, _encoding: string, done: () => void) {
+    this.raw.push(chunk.toString('utf8'));
+    done();
+  }
+  get text() {
+    return this.raw.join('');
+  }
+  get lines(): Record<string, unknown>[] {
+    return this.text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+}
+
+export interface BuildOptions {
+  logs?: LogCapture;
+  clock?: Clock;
+  keyCacheTtlMs?: number;
+  /** Point the app at another server (e.g. a proxy in front of Postgres) for the same database. */
+  databaseUrl?: (url: string) => string;
+  env?: Record<string, string>;
+}
+
+export interface Built {
+  app: App;
+  admin: AdminUseCases;
+  db: TestDatabase;
+}
+
+/**
+ * A fresh database and an app on it, closed and dropped when the test ends. The app is not ready yet, so a test
+ * may still add routes of its own; `inject` readies it. Fails (never skips) without TEST_DATABASE_URL.
+ */
+export const build = async (t: Test, options: BuildOptions = {}): Promise<Built> => {
+  const db = await createTestDatabase('api');
+  const config = loadConfig({
+    DATABASE_URL: options.databaseUrl ? options.databaseUrl(db.url) : db.url,
+    ENCRYPTION_KEY,
+    LOG_LEVEL: options.logs ? 'info' : 'silent',
+    ...options.env,
+  });
+  const app = await buildApp(config, { logStream: options.logs, clock: options.clock, keyCacheTtlMs: options.keyCacheTtlMs });
+  t.teardown(async () => {
+    await app.close();
+    await db.drop();
+  });
+  const admin = makeAdminUseCases({
+    repos: makeRepositories(db.handle.db),
+    uow: makeUnitOfWork(db.handle.db),
+    secretBox: makeSecretBox([parseEncryptionKey(ENCRYPTION_KEY, 'ENCRYPTION_KEY')]),
+    clock: systemClock,
+  });
+  return { app, admin, db };
+};
+
+export const product = (sku: string, extra: Partial<ProductImportRow> = {}): ProductImportRow => ({
+  sku,
+  name: `Product ${sku}`,
+  priceCents: 1000,
+  vatRate: 20,
+  unit: 'piece',
+  ...extra,
+});
+
+export const vehicle = (reference: string, extra: Partial<VehicleImportRow> = {}): VehicleImportRow => ({
+  reference,
+  make: 'Peugeot',
+  model: '208',
+  year: 2021,
+  mileageKm: 30000,
+  fuel: 'petrol',
+  gearbox: 'manual',
+  priceCents: 1500000,
+  ...extra,
+});
+
+export interface SeededGarage {
+  slug: string;
+  /** Keys by what the integration may do. */
+  keys: { all: string; catalog: string; stock: string; none: string };
+  integrationIds: { all: string; catalog: string; stock: string; none: string };
+  productIds: Record<string, string>;
+  vehicleIds: Record<string, string>;
+}
+
+/**
+ * A garage with one integration per toggle combination that matters here, a small catalog with stock, and a fleet
+ * with one vehicle of each status.
+ */
+export const seedGarage = async (admin: AdminUseCases, slug = 'acme'): Promise<SeededGarage> => {
+  await admin.createGarage({ slug, name: `Garage ${slug}` });
+  const integration = async (name: string, sync: SyncToggle[]) => {
+    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl: null });
+    return { key: created.apiKey, id: created.integration.id };
+  };
+  const all = await integration('all', ['appointments', 'catalog', 'stock']);
+  const catalog = await integration('catalog only', ['catalog']);
+  const stock = await integration('stock only', ['stock']);
+  const none = await integration('no toggle', []);
+  const products = await admin.importProducts(slug, [product('A-1'), product('B-2', { description: 'Second' }), product('C-3')]);
+  await admin.importStock(slug, [
+    { sku: 'A-1', quantity: 5 },
+    { sku: 'B-2', quantity: 0 },
+    { sku: 'C-3', quantity: 12 },
+  ]);
+  const vehicles = await admin.importVehicles(slug, [
+    vehicle('V-1', { make: 'Peugeot', fuel: 'petrol', photos: ['https://img.example/v1.jpg'] }),
+    vehicle('V-2', { make: 'Renault', fuel: 'diesel', status: 'reserved' }),
+    vehicle('V-3', { make: 'Tesla', fuel: 'electric' }),
+    vehicle('V-SOLD', { make: 'Peugeot', status: 'sold' }),
+  ]);
+  return {
+    slug,
+    keys: { all: all.key, catalog: catalog.key, stock: stock.key, none: none.key },
+    integrationIds: { all: all.id, catalog: catalog.id, stock: stock.id, none: none.id },
+    productIds: products.ids,
+    vehicleIds: vehicles.ids,
+  };
+};
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** RFC 3339 with an offset (Z or ±hh:mm). */
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

@@ -1,0 +1,53 @@
+import t from 'tap';
+import { build } from './helper.js';
+
+t.test('OpenAPI 3.1 document and docs page', async (t) => {
+  const { app } = await build(t);
+  const res = await app.inject({ method: 'GET', url: '/api/public/openapi.json' });
+  t.equal(res.statusCode, 200);
+  t.match(res.headers['content-type'], /^application\/json/);
+  const doc = res.json();
+  t.equal(doc.openapi, '3.1.0');
+  t.same(Object.keys(doc.paths).sort(), ['/api/public/fleet', '/api/public/fleet/{vehicleId}', '/api/public/products', '/api/public/stock']);
+  t.same(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
+
+  const products = doc.paths['/api/public/products'].get;
+  const params = products.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort();
+  t.same(params, ['query:apiKey', 'query:cursor', 'query:limit', 'query:sku', 'query:updatedSince']);
+  t.same(Object.keys(products.responses).sort(), ['200', '304', '400', '401', '500', '503']);
+  const product = products.responses['200'].content['application/json'].schema.properties.data.items;
+  t.same(Object.keys(product.properties).sort(), [
+    'active', 'brand', 'category', 'currency', 'description', 'id', 'name', 'priceCents', 'sku', 'unit', 'updatedAt', 'vatRate',
+  ]);
+  t.equal(product.properties.updatedAt.format, 'date-time');
+  t.same(products.responses['400'].content['application/json'].schema.required.sort(), ['code', 'error']);
+  t.notOk(products.responses['304'].content, 'a 304 has no body');
+
+  const fleet = doc.paths['/api/public/fleet'].get;
+  t.same(fleet.parameters.map((p: { name: string }) => p.name).sort(), ['apiKey', 'cursor', 'fuel', 'garageSlug', 'limit', 'make', 'updatedSince']);
+  const item = doc.paths['/api/public/fleet/{vehicleId}'].get;
+  t.ok(item.responses['404']);
+  t.same(
+    item.responses['200'].content['application/json'].schema.properties.data.properties.fuel.enum,
+    ['petrol', 'diesel', 'hybrid', 'electric', 'lpg', 'other'],
+  );
+  t.notMatch(res.body, /~kind/, 'no builder internals leak into the document');
+
+  // A guard for routes to come: every request body object in the document rejects unknown properties.
+  const open: string[] = [];
+  const visit = (schema: unknown, at: string): void => {
+    if (typeof schema !== 'object' || schema === null) return;
+    const s = schema as Record<string, unknown>;
+    if (s.type === 'object' && s.properties && s.additionalProperties !== false) open.push(at);
+    for (const [key, value] of Object.entries(s)) visit(value, `${at}/${key}`);
+  };
+  for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: unknown }>>)) {
+    for (const [method, operation] of Object.entries(operations)) visit(operation.requestBody, `${method.toUpperCase()} ${path}`);
+  }
+  t.same(open, [], 'request bodies are closed objects (additionalProperties: false)');
+
+  const docs = await app.inject({ method: 'GET', url: '/api/public/docs' });
+  t.equal(docs.statusCode, 200);
+  t.match(docs.headers['content-type'], /text\/html/);
+  t.match(docs.body, /swagger/i);
+});
