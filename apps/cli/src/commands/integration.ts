@@ -1,0 +1,104 @@
+import type { Command } from 'commander';
+import type { Integration, SyncToggle } from '@garage/domain';
+import type { CliContext, JsonOption } from '../context.js';
+import { parseSyncList, parseUuid, SYNC_TOGGLES } from '../options.js';
+
+interface CreateOptions extends JsonOption {
+  garage: string;
+  name: string;
+  sync?: SyncToggle[];
+  webhookUrl?: string;
+}
+
+interface ListedIntegration {
+  id: string;
+  name: string;
+  sync: SyncToggle[];
+  webhookUrl: string | null;
+  revoked: boolean;
+  lastUsedAt: string | null;
+}
+
+const listed = (integration: Integration): ListedIntegration => ({
+  id: integration.id,
+  name: integration.name,
+  sync: SYNC_TOGGLES.filter((toggle) => integration.sync[toggle]),
+  webhookUrl: integration.webhookUrl,
+  revoked: integration.revokedAt !== null,
+  lastUsedAt: integration.lastUsedAt?.toISOString() ?? null,
+});
+
+const describe = (i: ListedIntegration): string =>
+  [
+    `${i.id}  ${i.name}${i.revoked ? '  (revoked)' : ''}`,
+    `  sync: ${i.sync.length > 0 ? i.sync.join(', ') : 'none'}`,
+    `  webhook: ${i.webhookUrl ?? 'none'}`,
+    `  last used: ${i.lastUsedAt ?? 'never'}`,
+  ].join('\n');
+
+const SHOWN_ONCE = 'Store them now: they are shown only once.';
+
+export const registerIntegration = (program: Command, ctx: CliContext): void => {
+  const integration = program.command('integration').description('manage the API keys of a garage\'s integrations');
+
+  integration
+    .command('create')
+    .description('create an integration; its API key and webhook secret are shown once')
+    .requiredOption('--garage <slug>', 'garage slug')
+    .requiredOption('--name <name>', 'display name, e.g. the connector or shop')
+    .option('--sync <toggles>', `endpoints to open, comma-separated among ${SYNC_TOGGLES.join(', ')} (default: none)`, parseSyncList)
+    .option('--webhook-url <url>', 'http(s) URL receiving the webhooks')
+    .option('--json', 'print one JSON document: {"id", "apiKey", "webhookSecret"}')
+    .action(async (options: CreateOptions) => {
+      const created = await ctx.withAdmin((admin) =>
+        admin.createIntegration({
+          garageSlug: options.garage,
+          name: options.name,
+          sync: options.sync ?? [],
+          webhookUrl: options.webhookUrl ?? null,
+        }),
+      );
+      ctx.print(options, { id: created.integration.id, apiKey: created.apiKey, webhookSecret: created.webhookSecret }, () =>
+        [
+          `Created integration ${created.integration.name} (${created.integration.id})`,
+          `  API key:        ${created.apiKey}`,
+          `  webhook secret: ${created.webhookSecret}`,
+          SHOWN_ONCE,
+        ].join('\n'),
+      );
+    });
+
+  integration
+    .command('list')
+    .description('list the integrations of a garage, revoked ones included')
+    .requiredOption('--garage <slug>', 'garage slug')
+    .option('--json', 'print one JSON array: [{"id", "name", "sync", "webhookUrl", "revoked", "lastUsedAt"}]')
+    .action(async (options: JsonOption & { garage: string }) => {
+      const integrations = (await ctx.withAdmin((admin) => admin.listIntegrations(options.garage))).map(listed);
+      ctx.print(options, integrations, () =>
+        integrations.length === 0 ? `No integration for garage ${options.garage}.` : integrations.map(describe).join('\n'),
+      );
+    });
+
+  integration
+    .command('revoke')
+    .description('revoke an integration: its key stops working (on every API instance within seconds)')
+    .argument('<id>', 'integration id', parseUuid)
+    .option('--json', 'print one JSON document: {"id"}')
+    .action(async (id: string, options: JsonOption) => {
+      const revoked = await ctx.withAdmin((admin) => admin.revokeIntegration(id));
+      ctx.print(options, { id: revoked.id }, () => `Revoked integration ${revoked.id}`);
+    });
+
+  integration
+    .command('rotate-key')
+    .description('replace the API key of an integration; the old key stops working')
+    .argument('<id>', 'integration id', parseUuid)
+    .option('--json', 'print one JSON document: {"id", "apiKey"}')
+    .action(async (id: string, options: JsonOption) => {
+      const rotated = await ctx.withAdmin((admin) => admin.rotateKey(id));
+      ctx.print(options, { id: rotated.integration.id, apiKey: rotated.apiKey }, () =>
+        [`New API key for integration ${rotated.integration.id}: ${rotated.apiKey}`, SHOWN_ONCE].join('\n'),
+      );
+    });
+};

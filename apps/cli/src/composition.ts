@@ -1,0 +1,67 @@
+import { makeAdminUseCases, makeSecretBox, systemClock, type AdminUseCases } from '@garage/domain';
+import {
+  makeRepositories,
+  makeUnitOfWork,
+  migrateToLatest,
+  openStorage,
+  toDomainError,
+  type Storage,
+} from '@garage/postgres';
+import { CliError } from './errors.js';
+
+/** The CLI's composition root: the only module that knows the concrete adapters. */
+
+export interface CliEnvironment {
+  DATABASE_URL?: string;
+  PGLITE_DIR?: string;
+  ENCRYPTION_KEY?: string;
+}
+
+const DEFAULT_PGLITE_DIR = '.data/pglite';
+
+const open = async (env: CliEnvironment, warn: (text: string) => void): Promise<Storage> => {
+  try {
+    // The same variables as the API, so that `pnpm cli` and `pnpm start` see the same database; empty means unset.
+    return await openStorage({
+      databaseUrl: env.DATABASE_URL || undefined,
+      pgliteDir: env.PGLITE_DIR || DEFAULT_PGLITE_DIR,
+      encryptionKey: env.ENCRYPTION_KEY || undefined,
+      logger: { warn: (message) => warn(`warning: ${message}\n`) },
+    });
+  } catch (err) {
+    // Nothing is connected yet: what fails here is the configuration (a missing or malformed key, a bad directory).
+    throw new CliError(`cannot open the database: ${(err as Error).message}`);
+  }
+};
+
+const withStorage = async <T>(env: CliEnvironment, warn: (text: string) => void, work: (storage: Storage) => Promise<T>): Promise<T> => {
+  const storage = await open(env, warn);
+  try {
+    return await work(storage);
+  } catch (err) {
+    // Use-cases already throw domain errors; this maps the migrator's too (an unreachable server → UNAVAILABLE).
+    throw toDomainError(err);
+  } finally {
+    await storage.handle.close();
+  }
+};
+
+/** Applies pending migrations and returns the names applied now. */
+export const migrate = (env: CliEnvironment, warn: (text: string) => void): Promise<string[]> =>
+  withStorage(env, warn, (storage) => migrateToLatest(storage.handle.db));
+
+/** Opens the database, migrates it, runs `work` with the admin use-cases, closes. */
+export const withAdmin = <T>(env: CliEnvironment, warn: (text: string) => void, work: (admin: AdminUseCases) => Promise<T>): Promise<T> =>
+  withStorage(env, warn, async (storage) => {
+    // Migrating first spares operators a separate step after an upgrade; it is a no-op when up to date.
+    await migrateToLatest(storage.handle.db);
+    const { db } = storage.handle;
+    return work(
+      makeAdminUseCases({
+        repos: makeRepositories(db),
+        uow: makeUnitOfWork(db),
+        secretBox: makeSecretBox(storage.encryptionKeys),
+        clock: systemClock,
+      }),
+    );
+  });

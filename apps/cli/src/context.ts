@@ -1,0 +1,19 @@
+import type { AdminUseCases } from '@garage/domain';
+
+/** Every command takes `--json`. */
+export interface JsonOption {
+  json?: boolean;
+}
+
+/** What a command module needs from the outside world; built once in the composition root. */
+export interface CliContext {
+  /** Opens the database, migrates it to the latest version, runs `work` with the admin use-cases, closes. */
+  withAdmin<T>(work: (admin: AdminUseCases) => Promise<T>): Promise<T>;
+  /** Applies pending migrations and returns the names applied now. */
+  migrate(): Promise<string[]>;
+  /**
+   * With `--json`, exactly one JSON document on stdout (what scripts parse); otherwise the short human-readable
+   * form, computed only when needed.
+   */
+  print(options: JsonOption, value: unknown, human: () => string): void;
+}
