@@ -1,0 +1,91 @@
+import {
+  makeDeliverDueWebhooks,
+  makeSecretBox,
+  systemClock,
+  type Clock,
+  type DeliveryReport,
+  type EncryptionKey,
+  type RetrySchedule,
+  type WebhookSender,
+} from '@garage/domain';
+import { makeDeliveryQueue, type Db } from '@garage/postgres';
+import { startDeliveryLoop, type DeliveryLoop } from './delivery-loop.js';
+import { makeHttpSender } from './http-sender.js';
+import type { DeliveryLogger } from './logger.js';
+
+export interface WebhookDeliveryOptions {
+  db: Db;
+  /** The active key first, then former ones (as `makeSecretBox` expects). */
+  encryptionKeys: EncryptionKey[];
+  /** Delays between attempts in ms (`parseRetrySchedule(WEBHOOK_RETRY_SCHEDULE)`). */
+  schedule: RetrySchedule;
+  logger: DeliveryLogger;
+  batchSize?: number;
+  sender?: WebhookSender;
+  clock?: Clock;
+}
+
+export interface WebhookDelivery {
+  /** One pass: claims what is due, sends it, records it; resolves to the number of deliveries attempted. */
+  deliverDue(): Promise<number>;
+  /** Runs passes until stopped (see `startDeliveryLoop`). */
+  start(options?: { intervalMs?: number; signal?: AbortSignal }): DeliveryLoop;
+}
+
+/** The query string of a webhook URL may carry a token of the receiver's: logs show the rest. */
+const loggableUrl = (url: string): string => {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+};
+
+const logDelivery = (logger: DeliveryLogger, report: DeliveryReport): void => {
+  const { outcome, attempt } = report;
+  const fields = {
+    eventId: report.eventId,
+    deliveryId: report.deliveryId,
+    integrationId: report.integrationId,
+    url: loggableUrl(report.url),
+    attempt: report.attemptNumber,
+    statusCode: attempt.statusCode,
+    error: attempt.error,
+    durationMs: attempt.durationMs,
+    ...(outcome.status === 'pending' ? { nextAttemptAt: outcome.nextAttemptAt.toISOString() } : {}),
+  };
+  if (!report.recorded) logger.warn(fields, 'webhook attempt finished after its lease ended; another worker owns the delivery');
+  else if (outcome.status === 'succeeded') logger.info(fields, 'webhook delivered');
+  else if (outcome.status === 'pending') logger.warn(fields, 'webhook attempt failed; will retry');
+  else if (outcome.status === 'gone') logger.warn(fields, 'webhook endpoint answered 410 Gone; delivery to this URL stopped');
+  else logger.error(fields, 'webhook delivery failed after the last retry');
+};
+
+/**
+ * Webhook delivery wired on Postgres (or PGlite): the queue, the HTTP sender, the secrets and the use-case. The
+ * worker process runs it; the API runs the same thing in-process unless dedicated workers are deployed.
+ */
+export const makeWebhookDelivery = ({
+  db,
+  encryptionKeys,
+  schedule,
+  logger,
+  batchSize,
+  sender = makeHttpSender(),
+  clock = systemClock,
+}: WebhookDeliveryOptions): WebhookDelivery => {
+  const deliverDue = makeDeliverDueWebhooks({
+    queue: makeDeliveryQueue(db),
+    secrets: makeSecretBox(encryptionKeys),
+    sender,
+    clock,
+    schedule,
+    batchSize,
+    onDelivery: (report) => logDelivery(logger, report),
+  });
+  return {
+    deliverDue,
+    start: ({ intervalMs, signal } = {}) => startDeliveryLoop({ deliver: deliverDue, logger, intervalMs, signal }),
+  };
+};

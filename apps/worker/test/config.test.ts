@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import t from 'tap';
+import { loadWorkerConfig } from '../src/config.js';
+
+const key = randomBytes(32).toString('base64');
+const valid = { DATABASE_URL: 'postgres://u@db/garage', ENCRYPTION_KEY: key };
+
+t.test('a valid environment gives the settings, with defaults', async (t) => {
+  const config = loadWorkerConfig(valid);
+  t.equal(config.databaseUrl, 'postgres://u@db/garage');
+  t.equal(config.logLevel, 'info');
+  t.same(config.schedule, [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+  t.equal(config.encryptionKeys.length, 1);
+  t.match(config.encryptionKeys[0]?.id, /^[0-9a-f]{8}$/);
+  t.same(loadWorkerConfig({ ...valid, WEBHOOK_RETRY_SCHEDULE: '100ms,1s', LOG_LEVEL: 'warn' }).schedule, [100, 1_000]);
+  t.equal(loadWorkerConfig({ ...valid, LOG_LEVEL: '' }).logLevel, 'info', 'empty means unset');
+});
+
+t.test('a bad value names the variable and never echoes the key', async (t) => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ ENCRYPTION_KEY: key }, /DATABASE_URL/],
+    [{ ...valid, DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ DATABASE_URL: valid.DATABASE_URL }, /ENCRYPTION_KEY is required/],
+    [{ ...valid, ENCRYPTION_KEY: 'c2hvcnQ=' }, /ENCRYPTION_KEY must be the base64 encoding of exactly 32 bytes/],
+    [{ ...valid, WEBHOOK_RETRY_SCHEDULE: '1s,soon' }, /WEBHOOK_RETRY_SCHEDULE .*"soon"/],
+    [{ ...valid, LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+  ];
+  for (const [env, message] of cases) {
+    const err = t.throws(() => loadWorkerConfig(env), message) as Error | undefined;
+    t.notMatch(err?.message ?? '', key);
+  }
+});

@@ -1,0 +1,122 @@
+import { parseRetrySchedule, type WebhookEventType } from '@garage/domain';
+import { connectPostgres, makeDeliveryQueue, makeOutbox, type Db } from '@garage/postgres';
+import { createTestDatabase } from '@garage/postgres/testing';
+import { Webhook } from 'standardwebhooks';
+import t from 'tap';
+import { makeWebhookDelivery } from '../src/webhook-delivery.js';
+import { insertGarage, insertIntegration, memoryLogger, newEncryptionKey, sleep, startReceiver } from './helpers.js';
+
+// Real Postgres, real HTTP on loopback, the receiver's side checked with the Standard Webhooks reference library.
+const database = await createTestDatabase('worker');
+t.teardown(database.drop);
+const { db } = database.handle;
+const encryption = newEncryptionKey();
+
+const delivery = (on: Db = db, schedule = '100ms,100ms,100ms', batchSize?: number) =>
+  makeWebhookDelivery({ db: on, encryptionKeys: encryption.keys, schedule: parseRetrySchedule(schedule), logger: memoryLogger(), batchSize });
+
+/** Writes the events the way the API does: inside the transaction of the change. */
+const emit = (garageId: string, events: { type: WebhookEventType; data: Record<string, unknown> }[]) =>
+  db.transaction().execute(async (trx) => {
+    const outbox = makeOutbox(trx);
+    for (const event of events) await outbox.enqueue({ garageId, ...event });
+  });
+
+const deliveriesOf = (integrationId: string) => makeDeliveryQueue(db).listByIntegration(integrationId, 100);
+
+t.test('each event type arrives once, signed so that the standardwebhooks library verifies it', async (t) => {
+  const receiver = await startReceiver();
+  t.teardown(receiver.close);
+  const garageId = await insertGarage(db);
+  const integration = await insertIntegration(db, encryption.keys, garageId, {
+    webhookUrl: `${receiver.url}/hooks/garage`,
+    syncAppointments: true,
+  });
+  const sent: { type: WebhookEventType; data: Record<string, unknown> }[] = [
+    { type: 'appointment.created', data: { id: 'a1', startsAt: '2030-01-07T09:00:00+01:00', customer: { name: 'Zoé' } } },
+    { type: 'quote.accepted', data: { id: 'q1', status: 'accepted', totalCents: 12000 } },
+    { type: 'quote.refused', data: { id: 'q2', status: 'refused', reason: null } },
+    { type: 'lead.created', data: { id: 'l1', vehicleId: 'v1', name: 'Jeanne', message: 'Encore dispo ?' } },
+  ];
+  await emit(garageId, sent);
+  const loop = delivery().start({ intervalMs: 50 });
+  t.teardown(loop.stop);
+  await receiver.waitFor(4);
+  await sleep(300);
+  t.equal(receiver.received.length, 4, 'once each');
+
+  const verifier = new Webhook(integration.secret);
+  const events = await db.selectFrom('webhook_events').select(['id', 'type', 'created_at']).where('garage_id', '=', garageId).execute();
+  for (const request of receiver.received) {
+    t.equal(request.path, '/hooks/garage');
+    t.equal(request.headers['content-type'], 'application/json');
+    const payload = verifier.verify(request.body, request.headers) as { type: WebhookEventType; timestamp: string; data: unknown };
+    const event = events.find((e) => e.id === request.headers['webhook-id']);
+    t.ok(event, 'webhook-id is the event id');
+    t.equal(payload.type, event?.type);
+    t.same(payload.data, sent.find((s) => s.type === payload.type)?.data);
+    t.equal(payload.timestamp, event?.created_at.toISOString(), 'RFC 3339 time of the event');
+    t.ok(Math.abs(Number(request.headers['webhook-timestamp']) - Date.now() / 1000) < 30, 'webhook-timestamp is now, in seconds');
+    t.throws(() => verifier.verify(request.body.replace('"data"', '"data" '), request.headers), 'a changed body fails verification');
+  }
+  t.same(receiver.received.map((r) => JSON.parse(r.body).type).sort(), sent.map((s) => s.type).sort());
+  t.same((await deliveriesOf(integration.id)).map((d) => d.status), ['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+});
+
+t.test('a receiver that fails twice gets the same webhook-id and body three times, on the schedule', async (t) => {
+  const receiver = await startReceiver((_req, res, i) => void res.writeHead([500, 503][i] ?? 200).end());
+  t.teardown(receiver.close);
+  const garageId = await insertGarage(db);
+  const integration = await insertIntegration(db, encryption.keys, garageId, { webhookUrl: `${receiver.url}/flaky` });
+  await emit(garageId, [{ type: 'quote.accepted', data: { id: 'q1' } }]);
+  const loop = delivery(db, '150ms,150ms,150ms').start({ intervalMs: 20 });
+  t.teardown(loop.stop);
+  await receiver.waitFor(3);
+  await sleep(400);
+  const requests = receiver.received;
+  t.equal(requests.length, 3, 'no attempt after the success');
+  t.equal(new Set(requests.map((r) => r.headers['webhook-id'])).size, 1);
+  t.equal(new Set(requests.map((r) => r.body)).size, 1);
+  t.ok(requests[1]!.at - requests[0]!.at >= 140 && requests[2]!.at - requests[1]!.at >= 140, 'waited between attempts');
+  const verifier = new Webhook(integration.secret);
+  for (const r of requests) t.doesNotThrow(() => verifier.verify(r.body, r.headers));
+  const [view] = await deliveriesOf(integration.id);
+  t.equal(view?.status, 'succeeded');
+  t.same(view?.attempts.map((a) => a.statusCode), [500, 503, 200]);
+});
+
+t.test('410 stops delivery to that URL', async (t) => {
+  const receiver = await startReceiver((_req, res) => void res.writeHead(410).end());
+  t.teardown(receiver.close);
+  const garageId = await insertGarage(db);
+  const integration = await insertIntegration(db, encryption.keys, garageId, { webhookUrl: `${receiver.url}/gone` });
+  await emit(garageId, [1, 2, 3].map((n) => ({ type: 'lead.created' as const, data: { n } })));
+  const loop = delivery(db, '50ms,50ms,50ms', 1).start({ intervalMs: 20 });
+  t.teardown(loop.stop);
+  await receiver.waitFor(1);
+  await sleep(500);
+  t.equal(receiver.received.length, 1, 'no retry, and the backlog to that URL was dropped');
+  t.same((await deliveriesOf(integration.id)).map((d) => d.status), ['gone', 'gone', 'gone']);
+});
+
+t.test('two delivery loops running together deliver each event exactly once', async (t) => {
+  const receiver = await startReceiver(async (_req, res) => {
+    await sleep(15);
+    res.writeHead(200).end();
+  });
+  t.teardown(receiver.close);
+  const garageId = await insertGarage(db);
+  await insertIntegration(db, encryption.keys, garageId, { webhookUrl: `${receiver.url}/a` });
+  await insertIntegration(db, encryption.keys, garageId, { webhookUrl: `${receiver.url}/b` });
+  await emit(garageId, Array.from({ length: 30 }, (_, n) => ({ type: 'lead.created' as const, data: { n } })));
+
+  const pools = [0, 1].map(() => connectPostgres({ connectionString: database.url, max: 4 }));
+  t.teardown(() => Promise.all(pools.map((p) => p.close())));
+  const loops = pools.map((p) => delivery(p.db, '100ms', 4).start({ intervalMs: 10 }));
+  await receiver.waitFor(60);
+  await Promise.all(loops.map((l) => l.stop()));
+  await sleep(200);
+  t.equal(receiver.received.length, 60, 'no duplicate');
+  const keys = receiver.received.map((r) => `${r.path} ${r.headers['webhook-id']}`);
+  t.equal(new Set(keys).size, 60, 'every (endpoint, event) pair once');
+});

@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { DELIVERY_LEASE_MS } from '@garage/domain';
+import { makeDeliveryQueue, makeOutbox } from '@garage/postgres';
+import { createTestDatabase } from '@garage/postgres/testing';
+import { Webhook } from 'standardwebhooks';
+import t from 'tap';
+import { insertGarage, insertIntegration, newEncryptionKey, sleep, startReceiver } from './helpers.js';
+
+// The built worker, run the way operators run it (`pnpm worker`). The package's test script builds it first.
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build the worker first (pnpm -F @garage/worker build)`);
+
+const database = await createTestDatabase('workerproc');
+t.teardown(database.drop);
+const { db } = database.handle;
+const encryption = newEncryptionKey();
+
+const startWorker = (env: Record<string, string> = {}): ChildProcess & { output: () => string } => {
+  let output = '';
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: database.url,
+      ENCRYPTION_KEY: encryption.env,
+      WEBHOOK_RETRY_SCHEDULE: '100ms,100ms',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  t.teardown(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
+  return Object.assign(child, { output: () => output });
+};
+
+const exitOf = async (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? { code: child.exitCode, signal: child.signalCode }
+    : once(child, 'exit').then(([code, signal]) => ({ code, signal }));
+
+const newEvent = async (url: string) => {
+  const garageId = await insertGarage(db);
+  const integration = await insertIntegration(db, encryption.keys, garageId, { webhookUrl: url });
+  await db.transaction().execute((trx) => makeOutbox(trx).enqueue({ garageId, type: 'quote.accepted', data: { id: 'q1' } }));
+  return integration;
+};
+
+t.test('a worker killed while the receiver holds the request open loses nothing', async (t) => {
+  let holding: (() => void) | undefined;
+  const receiver = await startReceiver(async (_req, res, index) => {
+    if (index === 0) {
+      // The first attempt never gets an answer: the worker dies waiting for it.
+      await new Promise<void>((resolve) => (holding = resolve));
+      res.destroy();
+      return;
+    }
+    res.writeHead(200).end();
+  });
+  t.teardown(() => (holding?.(), receiver.close()));
+  const integration = await newEvent(`${receiver.url}/hook`);
+
+  const first = startWorker();
+  await receiver.waitFor(1, 15_000);
+  first.kill('SIGKILL');
+  t.same(await exitOf(first), { code: null, signal: 'SIGKILL' });
+  holding?.();
+
+  const second = startWorker();
+  // The dead worker's lease has to run out first.
+  await receiver.waitFor(2, DELIVERY_LEASE_MS + 10_000);
+  const [lost, redelivered] = receiver.received;
+  t.equal(redelivered?.headers['webhook-id'], lost?.headers['webhook-id'], 'the same webhook-id');
+  t.equal(redelivered?.body, lost?.body, 'the same body');
+  t.doesNotThrow(() => new Webhook(integration.secret).verify(redelivered!.body, redelivered!.headers));
+  await sleep(300);
+  t.equal(receiver.received.length, 2);
+  const [view] = await makeDeliveryQueue(db).listByIntegration(integration.id, 1);
+  t.equal(view?.status, 'succeeded');
+
+  second.kill('SIGTERM');
+  t.same(await exitOf(second), { code: 0, signal: null });
+});
+
+t.test('SIGTERM lets the delivery in flight finish and record, then exits 0', async (t) => {
+  const receiver = await startReceiver(async (_req, res) => {
+    await sleep(500);
+    res.writeHead(204).end();
+  });
+  t.teardown(receiver.close);
+  const integration = await newEvent(`${receiver.url}/slow`);
+  const worker = startWorker();
+  await receiver.waitFor(1, 15_000);
+  worker.kill('SIGTERM');
+  const exit = await exitOf(worker);
+  t.same(exit, { code: 0, signal: null }, worker.output());
+  const [view] = await makeDeliveryQueue(db).listByIntegration(integration.id, 1);
+  t.equal(view?.status, 'succeeded', 'recorded before exit: it will not be sent again');
+  t.match(worker.output(), /webhook delivered/);
+});
+
+t.test('bad configuration stops the worker at start with a message and a non-zero exit', async (t) => {
+  const worker = startWorker({ WEBHOOK_RETRY_SCHEDULE: 'soon' });
+  const exit = await exitOf(worker);
+  t.not(exit.code, 0);
+  t.match(worker.output(), /Invalid configuration: WEBHOOK_RETRY_SCHEDULE/);
+});
