@@ -12,7 +12,10 @@ import auth from './plugins/auth.js';
 import compositionRoot from './plugins/composition-root.js';
 import errorHandler, { frameworkErrorHandler } from './plugins/error-handler.js';
 import gracefulClose from './plugins/graceful-close.js';
+import rateLimits from './plugins/rate-limits.js';
 import httpConventions from './plugins/http-conventions.js';
+import listCache from './plugins/list-cache.js';
+import metrics from './plugins/metrics.js';
 import readiness from './plugins/readiness.js';
 import routes from './routes/index.js';
 import { validatorCompiler } from './schemas/compiler.js';
@@ -24,6 +27,8 @@ export interface AppOverrides {
   logStream?: DestinationStream;
   clock?: Clock;
   keyCacheTtlMs?: number;
+  /** How often expired Idempotency-Key records are purged (tests shorten it). */
+  idempotencyPurgeIntervalMs?: number;
 }
 
 const API_DESCRIPTION = `Public integration API of the garage-management system.
@@ -36,7 +41,11 @@ Errors: every error body is \`{"error": "...", "code": "..."}\`; 400 validation 
 
 Lists: \`limit\` (1–500, default 100), opaque \`cursor\` from \`nextCursor\`, \`updatedSince\` (RFC 3339).
 Every list and item GET sends a strong \`ETag\` and \`Cache-Control: private, no-cache\`; a matching
-\`If-None-Match\` gives 304. Every response carries \`x-request-id\`.`;
+\`If-None-Match\` gives 304. Every response carries \`x-request-id\`.
+
+Rate limits, per client IP and endpoint: lead 5 per minute, quote accept and refuse 5 per 15 minutes each (every
+request counts, errors included). Limited endpoints send \`ratelimit-limit\`, \`ratelimit-remaining\` and
+\`ratelimit-reset\` (seconds); a 429 \`RATE_LIMITED\` sends \`Retry-After\` (seconds).`;
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -87,8 +96,18 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(httpConventions);
   await app.register(errorHandler);
   await app.register(readiness);
-  await app.register(compositionRoot, { config, clock: overrides.clock, keyCacheTtlMs: overrides.keyCacheTtlMs });
+  await app.register(metrics);
+  await app.register(compositionRoot, {
+    config,
+    clock: overrides.clock,
+    keyCacheTtlMs: overrides.keyCacheTtlMs,
+    idempotencyPurgeIntervalMs: overrides.idempotencyPurgeIntervalMs,
+  });
+  // Needs the Redis client of the composition root; before auth and routes, whose limits it installs.
+  await app.register(rateLimits);
   await app.register(auth);
+  // After auth (a cached page is served only to a request that passed it) and http-conventions (ETags).
+  await app.register(listCache, { clock: overrides.clock });
 
   await app.register(routes);
   return app;

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { parseRetrySchedule } from '@garage/domain';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 
@@ -14,6 +15,9 @@ const EnvSchema = Type.Object({
   PGLITE_DIR: Type.String({ minLength: 1, default: '.data/pglite', description: 'a directory path' }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' })),
   ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 1, description: 'the base64 encoding of 32 bytes' })),
+  ENCRYPTION_KEY_PREVIOUS: Type.Optional(
+    Type.String({ minLength: 1, description: 'a comma-separated list of base64 encodings of 32 bytes' }),
+  ),
   TRUST_PROXY: Type.Optional(
     Type.String({ minLength: 1, description: '`true`, `false`, a hop count or a comma-separated list of IPs/CIDRs' }),
   ),
@@ -24,6 +28,8 @@ const EnvSchema = Type.Object({
   WEBHOOK_RETRY_SCHEDULE: Type.Optional(
     Type.String({ minLength: 1, description: 'a comma-separated list of durations such as 5s,5m,30m,2h' }),
   ),
+  DELIVER_WEBHOOKS: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
+  MIGRATE_ON_START: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -40,13 +46,17 @@ export interface Config {
   redisUrl: string | null;
   /** Base64 of 32 bytes; required with `databaseUrl`. Embedded mode generates and keeps its own when unset. */
   encryptionKey: string | null;
+  /** Former keys, decrypt-only, kept while secrets written under them are re-encrypted (README: key rotation). */
+  previousEncryptionKeys: string[];
   trustProxy: TrustProxy;
   logLevel: LogLevel;
   /** Delays between webhook delivery attempts (CONTRACT.md §5). */
-  webhookRetryScheduleMs: number[];
+  webhookRetryScheduleMs: readonly number[];
+  /** Deliver webhooks from this process (default), so one process is a complete system; off with dedicated workers. */
+  deliverWebhooks: boolean;
+  /** Apply pending migrations at start (default); off when a deployment runs `cli migrate` once before the API. */
+  migrateOnStart: boolean;
 }
-
-export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 
 /** A configuration problem, worded for the operator who reads it on stderr. */
 export class ConfigError extends Error {
@@ -59,18 +69,14 @@ export class ConfigError extends Error {
   }
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-const parseSchedule = (text: string): number[] =>
-  text.split(',').map((part) => {
-    const match = /^\s*(\d+)(ms|s|m|h)\s*$/.exec(part);
-    const amount = Number(match?.[1]);
-    const unit = UNIT_MS[match?.[2] ?? ''];
-    if (!match || unit === undefined || amount <= 0) {
-      throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', `must be a comma-separated list of durations such as 5s,5m,30m,2h (got "${text}")`);
-    }
-    return amount * unit;
-  });
+/** The schedule's rule lives in the domain (the worker reads the same variable); this only names the variable. */
+const parseSchedule = (text: string | undefined): readonly number[] => {
+  try {
+    return parseRetrySchedule(text);
+  } catch {
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', `must be a comma-separated list of durations such as 5s,5m,30m,2h (got "${text}")`);
+  }
+};
 
 const isCidrOrIp = (value: string): boolean => {
   const [address, bits, extra] = value.split('/');
@@ -91,6 +97,12 @@ const parseTrustProxy = (text: string | undefined): TrustProxy => {
   throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or a comma-separated list of IP addresses or CIDR ranges (got "${text}")`);
 };
 
+const isEncryptionKey = (text: string): boolean => {
+  const key = Buffer.from(text, 'base64');
+  // Buffer.from skips characters outside the alphabet; the round trip catches a mistyped key.
+  return key.length === 32 && key.toString('base64').replace(/=+$/, '') === text.replace(/=+$/, '');
+};
+
 const checkEncryptionKey = (text: string | undefined, databaseUrl: string | undefined): string | null => {
   if (text === undefined) {
     if (databaseUrl !== undefined) {
@@ -99,13 +111,24 @@ const checkEncryptionKey = (text: string | undefined, databaseUrl: string | unde
     return null;
   }
   const trimmed = text.trim();
-  const key = Buffer.from(trimmed, 'base64');
-  // Buffer.from skips characters outside the alphabet; the round trip catches a mistyped key.
-  if (key.length !== 32 || key.toString('base64').replace(/=+$/, '') !== trimmed.replace(/=+$/, '')) {
+  if (!isEncryptionKey(trimmed)) {
     throw new ConfigError('ENCRYPTION_KEY', 'must be the base64 encoding of exactly 32 bytes (e.g. `openssl rand -base64 32`)');
   }
   return trimmed;
 };
+
+/** Former keys, comma-separated; each must be a valid key, and the message says which one (by position, never value). */
+const checkPreviousKeys = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part, i) => {
+      if (!isEncryptionKey(part)) {
+        throw new ConfigError('ENCRYPTION_KEY_PREVIOUS', `entry #${i + 1} must be the base64 encoding of exactly 32 bytes`);
+      }
+      return part;
+    });
 
 const VARIABLES = Object.keys(EnvSchema.properties) as (keyof Env)[];
 
@@ -122,7 +145,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   if (issue) {
     const variable = issue.instancePath.slice(1) as keyof Env;
     const schema = EnvSchema.properties[variable] as { description?: string } | undefined;
-    const shown = variable === 'ENCRYPTION_KEY' || variable === 'DATABASE_URL' || variable === 'REDIS_URL' ? '' : ` (got "${raw[variable]}")`;
+    const shown = variable.startsWith('ENCRYPTION_KEY') || variable === 'DATABASE_URL' || variable === 'REDIS_URL' ? '' : ` (got "${raw[variable]}")`;
     throw new ConfigError(variable, `must be ${schema?.description ?? 'valid'}${shown}`);
   }
   const parsed = withDefaults as Env;
@@ -135,8 +158,11 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     pgliteDir: parsed.PGLITE_DIR,
     redisUrl: parsed.REDIS_URL ?? null,
     encryptionKey: checkEncryptionKey(parsed.ENCRYPTION_KEY, parsed.DATABASE_URL),
+    previousEncryptionKeys: checkPreviousKeys(parsed.ENCRYPTION_KEY_PREVIOUS),
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     logLevel: parsed.LOG_LEVEL,
-    webhookRetryScheduleMs: parseSchedule(parsed.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+    webhookRetryScheduleMs: parseSchedule(parsed.WEBHOOK_RETRY_SCHEDULE),
+    deliverWebhooks: parsed.DELIVER_WEBHOOKS === 'true',
+    migrateOnStart: parsed.MIGRATE_ON_START === 'true',
   };
 };

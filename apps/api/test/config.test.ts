@@ -16,10 +16,20 @@ t.test('defaults', async (t) => {
     pgliteDir: '.data/pglite',
     redisUrl: null,
     encryptionKey: null,
+    previousEncryptionKeys: [],
     trustProxy: false,
     logLevel: 'info',
     webhookRetryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    deliverWebhooks: true,
+    migrateOnStart: true,
   });
+});
+
+t.test('webhook delivery and start-up migrations can be left to other processes', async (t) => {
+  const config = loadConfig({ DELIVER_WEBHOOKS: 'false', MIGRATE_ON_START: 'false' });
+  t.equal(config.deliverWebhooks, false);
+  t.equal(config.migrateOnStart, false);
+  t.throws(() => loadConfig({ DELIVER_WEBHOOKS: 'no' }), /DELIVER_WEBHOOKS must be true or false/);
 });
 
 t.test('every variable', async (t) => {
@@ -109,4 +119,13 @@ t.test('the process stops at start with the message and exit code 1', async (t) 
     t.equal(run.stderr.trim().split('\n').length, 1, 'one line, no stack trace');
     t.equal(run.stdout, '', 'nothing started');
   }
+});
+
+t.test('ENCRYPTION_KEY_PREVIOUS: former keys for decryption, each checked, never echoed', async (t) => {
+  const previous = [Buffer.alloc(32, 1).toString('base64'), Buffer.alloc(32, 2).toString('base64')];
+  const config = loadConfig({ ENCRYPTION_KEY: KEY, ENCRYPTION_KEY_PREVIOUS: ` ${previous[0]}, ${previous[1]},` });
+  t.same(config.previousEncryptionKeys, previous);
+  const message = rejects({ ENCRYPTION_KEY: KEY, ENCRYPTION_KEY_PREVIOUS: `${previous[0]},not-a-key-at-all` }, 'ENCRYPTION_KEY_PREVIOUS', t);
+  t.match(message, /entry #2/);
+  t.notMatch(message, /not-a-key|AQEB/);
 });

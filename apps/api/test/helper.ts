@@ -10,7 +10,7 @@ import {
   type SyncToggle,
   type VehicleImportRow,
 } from '@garage/domain';
-import { makeRepositories, makeUnitOfWork, parseEncryptionKey } from '@garage/postgres';
+import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, parseEncryptionKey } from '@garage/postgres';
 import { createTestDatabase, type TestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
 import { buildApp, loadConfig, type App } from '../src/index.js';
@@ -39,6 +39,7 @@ export interface BuildOptions {
   logs?: LogCapture;
   clock?: Clock;
   keyCacheTtlMs?: number;
+  idempotencyPurgeIntervalMs?: number;
   /** Point the app at another server (e.g. a proxy in front of Postgres) for the same database. */
   databaseUrl?: (url: string) => string;
   env?: Record<string, string>;
@@ -62,7 +63,12 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     LOG_LEVEL: options.logs ? 'info' : 'silent',
     ...options.env,
   });
-  const app = await buildApp(config, { logStream: options.logs, clock: options.clock, keyCacheTtlMs: options.keyCacheTtlMs });
+  const app = await buildApp(config, {
+    logStream: options.logs,
+    clock: options.clock,
+    keyCacheTtlMs: options.keyCacheTtlMs,
+    idempotencyPurgeIntervalMs: options.idempotencyPurgeIntervalMs,
+  });
   t.teardown(async () => {
     await app.close();
     await db.drop();
@@ -72,6 +78,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     uow: makeUnitOfWork(db.handle.db),
     secretBox: makeSecretBox([parseEncryptionKey(ENCRYPTION_KEY, 'ENCRYPTION_KEY')]),
     clock: systemClock,
+    deliveries: makeDeliveryQueue(db.handle.db),
   });
   return { app, admin, db };
 };

@@ -8,7 +8,22 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
   t.match(res.headers['content-type'], /^application\/json/);
   const doc = res.json();
   t.equal(doc.openapi, '3.1.0');
-  t.same(Object.keys(doc.paths).sort(), ['/api/public/fleet', '/api/public/fleet/{vehicleId}', '/api/public/products', '/api/public/stock']);
+  t.same(Object.keys(doc.paths).sort(), [
+    '/api/public/appointments',
+    '/api/public/appointments/availability',
+    '/api/public/fleet',
+    '/api/public/fleet/lead',
+    '/api/public/fleet/{vehicleId}',
+    '/api/public/products',
+    '/api/public/quotes/{token}',
+    '/api/public/quotes/{token}/accept',
+    '/api/public/quotes/{token}/refuse',
+    '/api/public/stock',
+  ]);
+  const accept = doc.paths['/api/public/quotes/{token}/accept'].post;
+  t.same(Object.keys(accept.responses).sort(), ['200', '400', '404', '409', '413', '415', '422', '429', '500', '503']);
+  t.same(accept.security, [], 'no key');
+  t.same(Object.keys(doc.paths['/api/public/fleet/lead'].post.responses).sort(), ['201', '400', '404', '409', '413', '415', '422', '429', '500', '503']);
   t.same(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
 
   const products = doc.paths['/api/public/products'].get;

@@ -1,7 +1,9 @@
-import { makeAdminUseCases, makeSecretBox, systemClock, type AdminUseCases } from '@garage/domain';
+import { makeAdminUseCases, makeReencryptWebhookSecrets, makeSecretBox, systemClock, type AdminUseCases } from '@garage/domain';
 import {
+  makeDeliveryQueue,
   makeRepositories,
   makeUnitOfWork,
+  makeWebhookSecretStore,
   migrateToLatest,
   openStorage,
   toDomainError,
@@ -15,6 +17,8 @@ export interface CliEnvironment {
   DATABASE_URL?: string;
   PGLITE_DIR?: string;
   ENCRYPTION_KEY?: string;
+  /** Former keys, comma-separated: decrypt-only, as for the API. */
+  ENCRYPTION_KEY_PREVIOUS?: string;
 }
 
 const DEFAULT_PGLITE_DIR = '.data/pglite';
@@ -26,6 +30,7 @@ const open = async (env: CliEnvironment, warn: (text: string) => void): Promise<
       databaseUrl: env.DATABASE_URL || undefined,
       pgliteDir: env.PGLITE_DIR || DEFAULT_PGLITE_DIR,
       encryptionKey: env.ENCRYPTION_KEY || undefined,
+      previousEncryptionKeys: (env.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
       logger: { warn: (message) => warn(`warning: ${message}\n`) },
     });
   } catch (err) {
@@ -62,6 +67,19 @@ export const withAdmin = <T>(env: CliEnvironment, warn: (text: string) => void, 
         uow: makeUnitOfWork(db),
         secretBox: makeSecretBox(storage.encryptionKeys),
         clock: systemClock,
+        deliveries: makeDeliveryQueue(db),
       }),
     );
   });
+
+/**
+ * Re-encrypts every webhook secret under ENCRYPTION_KEY, decrypting with ENCRYPTION_KEY_PREVIOUS (README: rotating
+ * ENCRYPTION_KEY). It does not migrate: it runs against a deployed schema, between rolling restarts.
+ */
+export const reencryptWebhookSecrets = (env: CliEnvironment, warn: (text: string) => void): Promise<{ reencrypted: number }> =>
+  withStorage(env, warn, (storage) =>
+    makeReencryptWebhookSecrets({
+      secrets: makeWebhookSecretStore(storage.handle.db),
+      secretBox: makeSecretBox(storage.encryptionKeys),
+    })(),
+  );

@@ -11,6 +11,8 @@ export interface CliContext {
   withAdmin<T>(work: (admin: AdminUseCases) => Promise<T>): Promise<T>;
   /** Applies pending migrations and returns the names applied now. */
   migrate(): Promise<string[]>;
+  /** Re-encrypts every webhook secret under the active key; returns how many were re-encrypted. */
+  reencryptWebhookSecrets(): Promise<{ reencrypted: number }>;
   /**
    * With `--json`, exactly one JSON document on stdout (what scripts parse); otherwise the short human-readable
    * form, computed only when needed.

@@ -4,7 +4,9 @@ import { registerImport } from './commands/import.js';
 import { registerIntegration } from './commands/integration.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerQuote } from './commands/quote.js';
+import { registerSecrets } from './commands/secrets.js';
 import { registerSeed } from './commands/seed.js';
+import { registerWebhook } from './commands/webhook.js';
 import type { CliEnvironment } from './composition.js';
 import type { CliContext } from './context.js';
 import { EXIT, reportError, type ExitCode } from './errors.js';
@@ -16,7 +18,7 @@ export interface Io {
 
 const buildProgram = (env: CliEnvironment, io: Io): Command => {
   const program = new Command('pnpm cli')
-    .description('Admin CLI of the garage integration API. Reads DATABASE_URL, PGLITE_DIR and ENCRYPTION_KEY like the API.')
+    .description('Admin CLI of the garage integration API. Reads DATABASE_URL, PGLITE_DIR, ENCRYPTION_KEY and ENCRYPTION_KEY_PREVIOUS like the API.')
     // Settings first: subcommands copy them when they are created.
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -25,6 +27,7 @@ const buildProgram = (env: CliEnvironment, io: Io): Command => {
     // The composition root (database drivers included) loads on first use: --help and usage errors answer at once.
     withAdmin: async (work) => (await import('./composition.js')).withAdmin(env, io.stderr, work),
     migrate: async () => (await import('./composition.js')).migrate(env, io.stderr),
+    reencryptWebhookSecrets: async () => (await import('./composition.js')).reencryptWebhookSecrets(env, io.stderr),
     print: (options, value, human) => io.stdout(options.json ? `${JSON.stringify(value)}\n` : `${human()}\n`),
   };
   registerMigrate(program, ctx);
@@ -33,6 +36,8 @@ const buildProgram = (env: CliEnvironment, io: Io): Command => {
   registerImport(program, ctx);
   registerQuote(program, ctx);
   registerSeed(program, ctx);
+  registerWebhook(program, ctx);
+  registerSecrets(program, ctx);
   return program;
 };
 

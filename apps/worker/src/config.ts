@@ -43,6 +43,15 @@ export const loadWorkerConfig = (env: NodeJS.ProcessEnv = process.env): WorkerCo
     // The parser's own message is fine, but never risk echoing a key.
     throw new ConfigError('ENCRYPTION_KEY', 'must be the base64 encoding of exactly 32 bytes (e.g. `openssl rand -base64 32`)');
   }
+  // Former keys decrypt secrets written before a rotation until `cli secrets reencrypt` has run (README).
+  const previous = (get('ENCRYPTION_KEY_PREVIOUS') ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  const previousKeys = previous.map((text, i) => {
+    try {
+      return parseEncryptionKey(text, 'ENCRYPTION_KEY_PREVIOUS');
+    } catch {
+      throw new ConfigError('ENCRYPTION_KEY_PREVIOUS', `entry #${i + 1} must be the base64 encoding of exactly 32 bytes`);
+    }
+  });
   let schedule: RetrySchedule;
   try {
     schedule = parseRetrySchedule(get('WEBHOOK_RETRY_SCHEDULE'));
@@ -53,5 +62,5 @@ export const loadWorkerConfig = (env: NodeJS.ProcessEnv = process.env): WorkerCo
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   }
-  return { databaseUrl, encryptionKeys: [key], schedule, logLevel: logLevel as LogLevel };
+  return { databaseUrl, encryptionKeys: [key, ...previousKeys], schedule, logLevel: logLevel as LogLevel };
 };

@@ -23,6 +23,8 @@ export interface WebhookDeliveryOptions {
   batchSize?: number;
   sender?: WebhookSender;
   clock?: Clock;
+  /** Called after each attempt is logged (the API counts outcomes in its metrics). */
+  onDelivery?: (report: DeliveryReport) => void;
 }
 
 export interface WebhookDelivery {
@@ -74,6 +76,7 @@ export const makeWebhookDelivery = ({
   batchSize,
   sender = makeHttpSender(),
   clock = systemClock,
+  onDelivery,
 }: WebhookDeliveryOptions): WebhookDelivery => {
   const deliverDue = makeDeliverDueWebhooks({
     queue: makeDeliveryQueue(db),
@@ -82,7 +85,10 @@ export const makeWebhookDelivery = ({
     clock,
     schedule,
     batchSize,
-    onDelivery: (report) => logDelivery(logger, report),
+    onDelivery: (report) => {
+      logDelivery(logger, report);
+      onDelivery?.(report);
+    },
   });
   return {
     deliverDue,

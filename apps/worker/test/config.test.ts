@@ -30,3 +30,17 @@ t.test('a bad value names the variable and never echoes the key', async (t) => {
     t.notMatch(err?.message ?? '', key);
   }
 });
+
+t.test('ENCRYPTION_KEY_PREVIOUS adds decrypt-only keys after the active one', async (t) => {
+  const old = randomBytes(32).toString('base64');
+  const config = loadWorkerConfig({ ...valid, ENCRYPTION_KEY_PREVIOUS: ` ${old} ,` });
+  t.same(
+    config.encryptionKeys.map((k) => k.key.toString('base64')),
+    [key, old],
+    'the active key first: it is the one that encrypts',
+  );
+  const err = t.throws(() => loadWorkerConfig({ ...valid, ENCRYPTION_KEY_PREVIOUS: `${old},nope` }), /ENCRYPTION_KEY_PREVIOUS entry #2/) as
+    | Error
+    | undefined;
+  t.notMatch(err?.message ?? '', old);
+});

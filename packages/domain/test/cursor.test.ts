@@ -17,3 +17,13 @@ t.test('a tampered cursor, or one from another scope, is a validation error', as
   }
   t.throws(() => codec.decode('products|g2', cursor), { code: 'VALIDATION_FAILED' });
 });
+
+t.test('key rotation: cursors signed with a former secret stay valid where it is still known', async (t) => {
+  const [oldSecret, newSecret] = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+  const before = makeCursorCodec([oldSecret]).encode('products|g1', position);
+  const during = makeCursorCodec([newSecret, oldSecret]);
+  t.same(during.decode('products|g1', before), position, 'an old cursor after the switch');
+  t.same(makeCursorCodec([oldSecret, newSecret]).decode('products|g1', during.encode('products|g1', position)), position, 'a new cursor on an instance not switched yet');
+  t.throws(() => makeCursorCodec([newSecret]).decode('products|g1', before), { code: 'VALIDATION_FAILED' }, 'not once the former key is dropped');
+  t.throws(() => makeCursorCodec([]), /at least one secret/);
+});

@@ -155,7 +155,8 @@ export interface IdempotencyKeysTable {
   request_hash: string;
   state: string;
   response_status: number | null;
-  response_body: Json<unknown> | null;
+  /** The JSON text as stored, so that a replay sends the same bytes (migration 0002). */
+  response_body: string | null;
   locked_until: Date | null;
   created_at: Timestamp;
   expires_at: RequiredTimestamp;

@@ -1,5 +1,5 @@
 import { createHash, hkdfSync, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { EncryptionKey } from '@garage/domain';
 import { connectPglite, connectPostgres, type DatabaseHandle } from './db.js';
@@ -70,6 +70,42 @@ const keyRing = (active: EncryptionKey, previous: string[]): EncryptionKey[] => 
   return keys.filter((k, i) => keys.findIndex((other) => other.id === k.id) === i);
 };
 
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * PGlite is a single-process database: a second process opening the same directory (the CLI while `pnpm start`
+ * runs) would corrupt it. A lock file next to the directory, holding the owner's pid, turns that into a clear error;
+ * a lock left by a process that no longer runs is taken over.
+ */
+const lockDataDir = async (dataDir: string): Promise<() => Promise<void>> => {
+  const file = `${dataDir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      await writeFile(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      return () => rm(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+      if (owner === process.pid) return async () => {};
+      if (Number.isInteger(owner) && owner > 0 && isRunning(owner)) {
+        throw new Error(
+          `the embedded database in ${dataDir} is in use by process ${owner} (is \`pnpm start\` running?): ` +
+            'stop that process first, or set DATABASE_URL to share a Postgres server',
+        );
+      }
+      await rm(file, { force: true });
+    }
+  }
+  throw new Error(`could not lock the embedded database in ${dataDir}`);
+};
+
 /** Opens the configured database and the encryption keys that go with it. Fails fast on bad configuration. */
 export const openStorage = async (options: StorageOptions): Promise<Storage> => {
   const previous = options.previousEncryptionKeys ?? [];
@@ -86,5 +122,13 @@ export const openStorage = async (options: StorageOptions): Promise<Storage> => 
     ? parseEncryptionKey(options.encryptionKey, 'ENCRYPTION_KEY')
     : await embeddedKey(dataDir, options.logger);
   const encryptionKeys = keyRing(active, previous);
-  return { handle: await connectPglite(dataDir), encryptionKeys, embedded: true, dataDir };
+  const unlock = await lockDataDir(dataDir);
+  try {
+    const handle = await connectPglite(dataDir);
+    const close = handle.close;
+    return { handle: { ...handle, close: () => close().finally(unlock) }, encryptionKeys, embedded: true, dataDir };
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
 };

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { makeSecretBox } from '@garage/domain';
@@ -81,4 +83,23 @@ t.test('subkeys are 32 bytes, stable per purpose, and independent of each other 
   t.notSame(deriveSubkey(keys, 'other'), cursors);
   t.notSame(cursors, keys[0]?.key);
   t.throws(() => deriveSubkey([], 'cursors'));
+});
+
+t.test('the embedded database refuses a second process instead of letting it corrupt the data', async (t) => {
+  const pgliteDir = join(t.testdir(), 'pglite');
+  const lock = `${pgliteDir}.lock`;
+  const { logger } = recorder();
+  // Another process that holds the lock: a running child stands in for `pnpm start`.
+  const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+  t.teardown(() => holder.kill('SIGKILL'));
+  await mkdir(pgliteDir, { recursive: true });
+  await writeFile(lock, `${holder.pid}\n`);
+  await t.rejects(openStorage({ pgliteDir, logger }), new RegExp(`in use by process ${holder.pid}.*DATABASE_URL`));
+
+  holder.kill('SIGKILL');
+  await once(holder, 'exit');
+  const storage = await openStorage({ pgliteDir, logger });
+  t.equal((await readFile(lock, 'utf8')).trim(), String(process.pid), 'a stale lock is taken over');
+  await storage.handle.close();
+  await t.rejects(stat(lock), { code: 'ENOENT' }, 'closing releases the lock');
 });

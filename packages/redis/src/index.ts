@@ -1,1 +1,3 @@
 export * from './connection.js';
+export * from './health.js';
+export type { Redis } from 'ioredis';

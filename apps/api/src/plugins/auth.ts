@@ -1,6 +1,7 @@
 import { ValidationError, type Principal, type SyncToggle } from '@garage/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { makeThrottledAuthentication } from './auth-throttle.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,8 +51,9 @@ export default fp(
     app.decorateRequest('principal', null);
     app.decorateRequest('garageId', null);
 
+    const throttled = makeThrottledAuthentication(app);
     app.decorate('requireKey', (toggle: SyncToggle): onRequestAsyncHookHandler => async (request, reply) => {
-      const principal = await app.useCases.authenticate(readApiKey(request, reply), toggle);
+      const principal = await throttled(request, reply, () => app.useCases.authenticate(readApiKey(request, reply), toggle));
       request.principal = principal;
       request.garageId = principal.garageId;
     });
@@ -63,5 +65,5 @@ export default fp(
       });
     });
   },
-  { name: 'auth', dependencies: ['composition-root'] },
+  { name: 'auth', dependencies: ['composition-root', 'rate-limits'] },
 );

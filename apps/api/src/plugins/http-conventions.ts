@@ -15,14 +15,15 @@ declare module 'fastify' {
 const etagOf = (payload: string | Buffer) => `"${createHash('sha256').update(payload).digest('base64url')}"`;
 
 /** RFC 9110 §13.1.2: `*` or a list of entity tags, compared weakly. */
-const matches = (ifNoneMatch: string, etag: string) => {
+export const matches = (ifNoneMatch: string, etag: string) => {
   if (ifNoneMatch.trim() === '*') return true;
   return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 };
 
 const conditionalGet = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
   if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
-  const etag = etagOf(payload);
+  // A page served from the list cache brings the ETag it was stored with: the same bytes, no need to hash them again.
+  const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
   reply.header('etag', etag);
   reply.header('cache-control', 'private, no-cache');
   const ifNoneMatch = request.headers['if-none-match'];

@@ -24,7 +24,7 @@ const fleetRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '',
     {
       onRequest: app.fleetAccess,
-      config: { etag: true },
+      config: { etag: true, listCache: 'vehicles' },
       schema: {
         summary: 'List vehicles for sale',
         description: 'Newest publishedAt first; sold vehicles are never listed. Send x-api-key or garageSlug.',

@@ -1,20 +1,25 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { publicScope } from '../plugins/public-cors.js';
+import appointmentRoutes from './appointments.js';
 import fleetRoutes from './fleet.js';
 import healthRoutes from './health.js';
+import leadRoutes from './leads.js';
 import openapiRoutes from './openapi.js';
 import productRoutes from './products.js';
+import quoteRoutes from './quotes.js';
 import stockRoutes from './stock.js';
 
 /**
  * Every route of the API. Key-authenticated resources are registered under /api/public directly and send no CORS
- * headers; public resources (fleet now; leads and quotes later) each go through `publicScope` with their own prefix.
+ * headers; public resources (fleet and its leads, quotes) each go through `publicScope` with their own prefix.
  */
 const routes: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
   await app.register(productRoutes, { prefix: '/api/public' });
   await app.register(stockRoutes, { prefix: '/api/public' });
-  await app.register(publicScope, { prefix: '/api/public/fleet', routes: [fleetRoutes] });
+  await app.register(appointmentRoutes, { prefix: '/api/public' });
+  await app.register(publicScope, { prefix: '/api/public/fleet', routes: [fleetRoutes, leadRoutes] });
+  await app.register(publicScope, { prefix: '/api/public/quotes', routes: [quoteRoutes] });
   await app.register(publicScope, { prefix: '/api/public/openapi.json', routes: [openapiRoutes] });
 };
 

@@ -10,7 +10,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/products',
     {
       onRequest: app.requireKey('catalog'),
-      config: { etag: true },
+      config: { etag: true, listCache: 'products' },
       schema: {
         summary: 'List products',
         description:

@@ -10,7 +10,7 @@ const stockRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/stock',
     {
       onRequest: app.requireKey('stock'),
-      config: { etag: true },
+      config: { etag: true, listCache: 'stock' },
       schema: {
         summary: 'List stock levels',
         description: 'One item per product, ordered by (updatedAt, productId). Needs a key with syncStock.',

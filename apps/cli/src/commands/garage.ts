@@ -1,19 +1,10 @@
 import type { Command } from 'commander';
-import { DEFAULT_BOOKING, DEFAULT_OPENING_HOURS } from '@garage/domain';
+import { DEFAULT_BOOKING, DEFAULT_OPENING_HOURS, type CreateGarageCommand } from '@garage/domain';
 import type { CliContext, JsonOption } from '../context.js';
 import { parseInteger } from '../options.js';
 
-interface CreateOptions extends JsonOption {
-  slug: string;
-  name: string;
-  timezone?: string;
-  currency?: string;
-  slotMinutes?: number;
-  capacity?: number;
-  hours?: string;
-  minNoticeMinutes?: number;
-  horizonDays?: number;
-}
+/** Commander names each option after the use-case's field (`--slot-minutes` → `slotMinutes`). */
+type CreateOptions = CreateGarageCommand & JsonOption;
 
 interface CloseOptions extends JsonOption {
   garage: string;

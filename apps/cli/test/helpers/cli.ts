@@ -19,7 +19,7 @@ export type CliEnv = Record<string, string | undefined>;
 /** Runs the CLI with the given database settings only: the caller's DATABASE_URL, PGLITE_DIR, … never leak in. */
 export const runCli = (args: string[], env: CliEnv): Promise<CliResult> => {
   const childEnv: CliEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'PGLITE_DIR', 'ENCRYPTION_KEY', 'DEBUG']) delete childEnv[name];
+  for (const name of ['DATABASE_URL', 'PGLITE_DIR', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS', 'DEBUG']) delete childEnv[name];
   Object.assign(childEnv, env);
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { env: childEnv, timeout: 60_000 }, (err, stdout, stderr) => {

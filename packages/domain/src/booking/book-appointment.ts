@@ -1,4 +1,5 @@
 import type { Appointment, AppointmentCustomer, AppointmentVehicle } from '../entities/appointment.js';
+import type { Garage } from '../entities/garage.js';
 import { InvalidReferenceError, NotFoundError, SlotFullError, ValidationError } from '../errors.js';
 import type { ProductRepository } from '../ports/catalog-repository.port.js';
 import type { Clock } from '../ports/clock.port.js';
@@ -23,8 +24,25 @@ export interface BookAppointmentCommand {
 
 export const MAX_PRODUCTS_PER_APPOINTMENT = 100;
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-const PHONE = /^\+?[0-9][0-9 ().-]*$/;
+/**
+ * The limits of the fields below, exported so that a transport describing them (the HTTP schema, the OpenAPI
+ * document) states the same numbers and patterns as the rule that enforces them.
+ */
+export const APPOINTMENT_FIELD_LIMITS = {
+  customerName: 120,
+  email: { max: 254, pattern: /^[^\s@]+@[^\s@]+$/ },
+  phone: { max: 32, pattern: /^\+?[0-9][0-9 ().-]*$/ },
+  plate: 32,
+  make: 100,
+  model: 100,
+  vin: 17,
+  mileageKm: 10_000_000,
+  productIds: MAX_PRODUCTS_PER_APPOINTMENT,
+  notes: 2000,
+  externalRef: 100,
+} as const;
+
+const L = APPOINTMENT_FIELD_LIMITS;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const present = (value: unknown) => value !== undefined && value !== null;
@@ -36,11 +54,11 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
     check.fail('/customer', 'is required');
   } else {
     if (typeof customer.name === 'string' && customer.name.trim() === '') check.fail('/customer/name', 'must not be blank');
-    else check.string('/customer/name', customer.name, { max: 120 });
-    check.string('/customer/email', customer.email, { optional: true, max: 254 });
-    if (typeof customer.email === 'string' && !EMAIL.test(customer.email)) check.fail('/customer/email', 'must be an email address');
-    check.string('/customer/phone', customer.phone, { optional: true, max: 32 });
-    if (typeof customer.phone === 'string' && !PHONE.test(customer.phone)) check.fail('/customer/phone', 'must be a phone number');
+    else check.string('/customer/name', customer.name, { max: L.customerName });
+    check.string('/customer/email', customer.email, { optional: true, max: L.email.max });
+    if (typeof customer.email === 'string' && !L.email.pattern.test(customer.email)) check.fail('/customer/email', 'must be an email address');
+    check.string('/customer/phone', customer.phone, { optional: true, max: L.phone.max });
+    if (typeof customer.phone === 'string' && !L.phone.pattern.test(customer.phone)) check.fail('/customer/phone', 'must be a phone number');
     if (!present(customer.email) && !present(customer.phone)) check.fail('/customer', 'must have an email or a phone');
   }
   const vehicle: unknown = cmd.vehicle;
@@ -48,11 +66,11 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
     if (!isRecord(vehicle)) {
       check.fail('/vehicle', 'must be an object');
     } else {
-      check.string('/vehicle/plate', vehicle.plate, { optional: true, max: 32 });
-      check.string('/vehicle/make', vehicle.make, { optional: true, max: 100 });
-      check.string('/vehicle/model', vehicle.model, { optional: true, max: 100 });
-      check.string('/vehicle/vin', vehicle.vin, { optional: true, max: 17 });
-      check.integer('/vehicle/mileageKm', vehicle.mileageKm, { optional: true, max: 10_000_000 });
+      check.string('/vehicle/plate', vehicle.plate, { optional: true, max: L.plate });
+      check.string('/vehicle/make', vehicle.make, { optional: true, max: L.make });
+      check.string('/vehicle/model', vehicle.model, { optional: true, max: L.model });
+      check.string('/vehicle/vin', vehicle.vin, { optional: true, max: L.vin });
+      check.integer('/vehicle/mileageKm', vehicle.mileageKm, { optional: true, max: L.mileageKm });
     }
   }
   const productIds: unknown = cmd.productIds;
@@ -65,15 +83,16 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
       });
     }
   }
-  check.string('/notes', cmd.notes, { optional: true, min: 0, max: 2000 });
-  check.string('/externalRef', cmd.externalRef, { optional: true, max: 100 });
+  check.string('/notes', cmd.notes, { optional: true, min: 0, max: L.notes });
+  check.string('/externalRef', cmd.externalRef, { optional: true, max: L.externalRef });
 };
 
 /**
  * Books an appointment (CONTRACT.md §4.1). Order of the answers: 400 `VALIDATION_FAILED` (every field problem at
  * once), 400 `INVALID_REFERENCE`, 409 `DATES_UNAVAILABLE`, then under the booking lock 409 `SLOT_FULL` and 409
  * `DUPLICATE` (from the repository). `onBooked` runs inside the same transaction, after the insert: the place for
- * the `appointment.created` outbox event, which commits or rolls back with the appointment.
+ * the `appointment.created` outbox event, which commits or rolls back with the appointment. It gets the garage as
+ * read for this booking, so that the event can state local times without another query under the lock.
  */
 export const makeBookAppointment =
   <Tx extends BookingTransaction>({
@@ -87,7 +106,7 @@ export const makeBookAppointment =
     products: Pick<ProductRepository, 'findExistingIds'>;
     bookingTx: BookingTx<Tx>;
     clock: Clock;
-    onBooked?: (tx: Tx, appointment: Appointment) => Promise<void>;
+    onBooked?: (tx: Tx, appointment: Appointment, garage: Garage) => Promise<void>;
   }) =>
   async (cmd: BookAppointmentCommand): Promise<Appointment> => {
     const { garageId, integrationId } = cmd.principal;
@@ -148,7 +167,7 @@ export const makeBookAppointment =
         notes: cmd.notes ?? null,
         externalRef: cmd.externalRef ?? null,
       });
-      await onBooked?.(tx, appointment);
+      await onBooked?.(tx, appointment, garage);
       return appointment;
     });
   };

@@ -124,6 +124,15 @@ export const checkLocalDate = (value: unknown, check: Checker, path: string): va
   return false;
 };
 
+/**
+ * RFC 3339 in the zone's offset at that instant, always as `±hh:mm`: Luxon writes `Z` for a fixed zero offset but
+ * `+00:00` for an IANA zone at zero, and a Lisbon or London garage must read the same either way.
+ */
+export const toLocalRfc3339 = (instant: Date, zone: Zone | string): string => {
+  const iso = DateTime.fromMillis(instant.getTime(), { zone }).toISO({ suppressMilliseconds: true }) as string;
+  return iso.endsWith('Z') ? `${iso.slice(0, -1)}+00:00` : iso;
+};
+
 export const addCalendarDays = (date: string, days: number): string =>
   DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate() as string;
 
@@ -137,8 +146,7 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
 
   const at = (ms: number) => DateTime.fromMillis(ms, { zone });
   const wallMinutes = (dt: DateTime) => dt.hour * 60 + dt.minute;
-  const toRfc3339 = (ms: number, dayZone: Zone) =>
-    DateTime.fromMillis(ms, { zone: dayZone }).toISO({ suppressMilliseconds: true }) as string;
+  const toRfc3339 = (ms: number, dayZone: Zone) => toLocalRfc3339(new Date(ms), dayZone);
 
   const dayStart = (date: string) => DateTime.fromISO(date, { zone }).startOf('day');
 

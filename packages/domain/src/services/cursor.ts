@@ -14,10 +14,14 @@ const invalid = () => new ValidationError('Invalid cursor', [{ path: '/cursor', 
 
 /**
  * Opaque, tamper-proof cursors: `base64url(position).base64url(HMAC-SHA256(secret, scope + position))`.
- * Every instance shares the secret (derived from the encryption key), so any instance accepts any cursor.
+ * Every instance shares the secret (derived from the encryption key), so any instance accepts any cursor. With
+ * several secrets (one per key during a key rotation), the first signs and any verifies: a connector walking a list
+ * while instances restart with a new key keeps its place.
  */
-export const makeCursorCodec = (secret: Buffer): CursorCodec => {
-  const sign = (scope: string, payload: string) =>
+export const makeCursorCodec = (secrets: Buffer | readonly Buffer[]): CursorCodec => {
+  const [signing, ...former] = Buffer.isBuffer(secrets) ? [secrets] : secrets;
+  if (!signing) throw new Error('makeCursorCodec needs at least one secret');
+  const sign = (scope: string, payload: string, secret = signing) =>
     createHmac('sha256', secret).update(scope).update('\0').update(payload).digest();
   return {
     encode(scope, position) {
@@ -27,9 +31,12 @@ export const makeCursorCodec = (secret: Buffer): CursorCodec => {
     decode(scope, cursor) {
       const [payload, mac, extra] = cursor.split('.');
       if (!payload || !mac || extra !== undefined) throw invalid();
-      const expected = sign(scope, payload);
       const given = Buffer.from(mac, 'base64url');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+      const signedBy = (secret: Buffer) => {
+        const expected = sign(scope, payload, secret);
+        return given.length === expected.length && timingSafeEqual(given, expected);
+      };
+      if (![signing, ...former].some(signedBy)) throw invalid();
       const [millis, id] = Buffer.from(payload, 'base64url').toString('utf8').split('.');
       const time = Number(millis);
       if (!Number.isSafeInteger(time) || !id || !UUID.test(id)) throw invalid();

@@ -9,6 +9,8 @@ export interface EncryptionKey {
 }
 
 export interface SecretBox {
+  /** The id of the key `encrypt` uses; secrets stored under another id are due for re-encryption. */
+  readonly activeKeyId: string;
   encrypt(plaintext: string): EncryptedSecret;
   decrypt(secret: EncryptedSecret): string;
 }
@@ -24,6 +26,7 @@ export const makeSecretBox = (keys: EncryptionKey[]): SecretBox => {
     if (k.key.length !== 32) throw new Error(`encryption key ${k.id} must be 32 bytes`);
   }
   return {
+    activeKeyId: active.id,
     encrypt(plaintext) {
       const nonce = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', active.key, nonce);

@@ -1,6 +1,9 @@
 import type { Clock } from '../ports/clock.port.js';
 import type { Repositories, UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { SecretBox } from '../services/secret-box.js';
+import type { DeliveryQueue } from '../webhooks/delivery-queue.port.js';
+import { makeListWebhookDeliveries } from '../webhooks/list-webhook-deliveries.js';
+import { makeReplayWebhook } from '../webhooks/replay-webhook.js';
 import { makeCloseGarage } from './close-garage.js';
 import { makeCreateGarage } from './create-garage.js';
 import { makeCreateQuote } from './create-quote.js';
@@ -18,10 +21,12 @@ export interface AdminDeps {
   uow: UnitOfWork;
   secretBox: SecretBox;
   clock: Clock;
+  /** Webhook deliveries, for inspecting and replaying them. */
+  deliveries: DeliveryQueue;
 }
 
 /** The operator's use-cases (CLI, embedded demo seeding), wired from ports only. */
-export const makeAdminUseCases = ({ repos, uow, secretBox, clock }: AdminDeps) => {
+export const makeAdminUseCases = ({ repos, uow, secretBox, clock, deliveries }: AdminDeps) => {
   const { garages, integrations, quotes } = repos;
   const createGarage = makeCreateGarage({ garages });
   const createIntegration = makeCreateIntegration({ garages, integrations, secretBox });
@@ -40,6 +45,8 @@ export const makeAdminUseCases = ({ repos, uow, secretBox, clock }: AdminDeps) =
     importStock,
     importVehicles,
     createQuote,
+    listWebhookDeliveries: makeListWebhookDeliveries({ queue: deliveries, integrations }),
+    replayWebhook: makeReplayWebhook({ queue: deliveries, clock }),
     seedDemo: makeSeedDemo({
       garages,
       clock,

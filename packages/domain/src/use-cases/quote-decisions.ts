@@ -39,6 +39,9 @@ export const makeGetQuote =
     };
   };
 
+/** The limits of a decision's optional fields, exported so that the HTTP schema states the same numbers. */
+export const QUOTE_DECISION_LIMITS = { signerName: 120, comment: 2000, reason: 2000 } as const;
+
 export type QuoteDecisionCommand =
   | { decision: 'accept'; signerName?: string | null; comment?: string | null }
   | { decision: 'refuse'; reason?: string | null };
@@ -56,10 +59,10 @@ export const makeDecideQuote =
   async (token: string, cmd: QuoteDecisionCommand): Promise<{ status: 'accepted' | 'refused' }> => {
     const check = new Checker();
     if (cmd.decision === 'accept') {
-      check.string('/signerName', cmd.signerName, { optional: true, max: 120 });
-      check.string('/comment', cmd.comment, { optional: true, min: 0, max: 2000 });
+      check.string('/signerName', cmd.signerName, { optional: true, max: QUOTE_DECISION_LIMITS.signerName });
+      check.string('/comment', cmd.comment, { optional: true, min: 0, max: QUOTE_DECISION_LIMITS.comment });
     } else {
-      check.string('/reason', cmd.reason, { optional: true, min: 0, max: 2000 });
+      check.string('/reason', cmd.reason, { optional: true, min: 0, max: QUOTE_DECISION_LIMITS.reason });
     }
     check.throwIfAny('Invalid decision');
     const quote = await findByToken(quotes, token);

@@ -6,3 +6,5 @@ export * from './delivery-queue.port.js';
 export * from './deliver-due-webhooks.js';
 export * from './replay-webhook.js';
 export * from './list-webhook-deliveries.js';
+export * from './webhook-secret-store.port.js';
+export * from './reencrypt-webhook-secrets.js';

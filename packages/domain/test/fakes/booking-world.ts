@@ -35,7 +35,7 @@ export interface WorldOptions {
   booking?: Partial<Omit<BookingSettings, 'weeklyHours'>>;
   closures?: { from: string; to: string }[];
   withoutLock?: boolean;
-  onBooked?: (tx: BookingTransaction, appointment: Appointment) => Promise<void>;
+  onBooked?: (tx: BookingTransaction, appointment: Appointment, garage: Garage) => Promise<void>;
 }
 
 /** Fakes of the garage and product repositories: only what the booking use-cases read. */

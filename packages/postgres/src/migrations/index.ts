@@ -1,10 +1,14 @@
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001-initial.js';
+import * as m0002 from './0002-booking-and-idempotency.js';
+import * as m0003 from './0003-list-versions.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package carries them. */
 const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-booking-and-idempotency': m0002,
+  '0003-list-versions': m0003,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

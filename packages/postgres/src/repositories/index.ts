@@ -13,6 +13,8 @@ import { makeVehicleRepository } from './vehicle-repository.js';
 import { makeOutbox } from '../webhooks/outbox.js';
 
 export type { Executor } from './executor.js';
+export { makeAppointmentRepository } from './appointment-repository.js';
+export { makeListVersionProbe } from './list-version-probe.js';
 
 /** Every repository bound to `db` (the pool, or a transaction), with database errors mapped to domain errors. */
 export const makeRepositories = (db: Executor): Repositories => ({

@@ -27,7 +27,11 @@ export const makeStockRepository = (db: Executor): StockRepository => ({
     if (!isUuid(q.garageId)) return [];
     let query = db
       .selectFrom('stock')
-      .innerJoin('products', 'products.id', 'stock.product_id')
+      // Joined on the whole foreign key: the planner then knows the product's garage too, and a sku filter is one
+      // probe of products (garage_id, sku) instead of a scan of every garage's products for that sku.
+      .innerJoin('products', (join) =>
+        join.onRef('products.id', '=', 'stock.product_id').onRef('products.garage_id', '=', 'stock.garage_id'),
+      )
       .select(['stock.product_id', 'products.sku', 'stock.quantity', 'stock.updated_at'])
       .where('stock.garage_id', '=', q.garageId);
     if (q.updatedSince) query = query.where('stock.updated_at', '>=', q.updatedSince);

@@ -1,2 +1,3 @@
 export * from './outbox.js';
 export * from './delivery-queue.js';
+export * from './secret-store.js';

@@ -1,0 +1,168 @@
+import { systemClock, type Clock, type ListName, type ListVersionProbe } from '@garage/domain';
+import DataLoader from 'dataloader';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
+import { matches } from './http-conventions.js';
+
+/**
+ * The longest a cached page is trusted without being read again. The version probe sees every ordinary write at once;
+ * this bounds what it cannot see (a deleted row, a vehicle write committed with a timestamp older than the newest
+ * row), well inside the 5 s in which a change must reach every reader.
+ */
+export const PAGE_CACHE_MAX_AGE_MS = 3000;
+/** Per instance: enough for the first pages of thousands of garages, small next to a Node process. */
+const MAX_BYTES = 64 * 1024 * 1024;
+const MAX_ENTRIES = 20_000;
+/** Query parameters that say who is asking, not what: the garage they resolve to is part of the key. */
+const ACCESS_PARAMETERS = new Set(['apiKey', 'garageSlug']);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by the composition root. */
+    listVersionProbe: ListVersionProbe;
+  }
+  interface FastifyContextConfig {
+    /** 200 responses of this route are pages of `listCache`, which the instance may keep (see list-cache.ts). */
+    listCache?: ListName;
+  }
+  interface FastifyRequest {
+    /** Set on a cache miss: the page this request reads, which others may be waiting for. */
+    pageToCache: PageRead | null;
+  }
+}
+
+/** A page being read by one request, at the version probed before the read. */
+interface PageRead {
+  key: string;
+  version: string;
+  /** What that request sent, once it is sent; null if it sent no page (an error, for example). */
+  page: Promise<CachedPage | null>;
+  settle(page: CachedPage | null): void;
+}
+
+interface CachedPage {
+  version: string;
+  etag: string;
+  /** null when only a 304 was sent at this version: the ETag is known, the bytes are not. */
+  body: Buffer | null;
+}
+
+/**
+ * The current version of one list, by garage. Every request asks (a version remembered even for a second would let a
+ * cursor walk mix pages from before and after a write, and miss an item that moved), but requests share queries:
+ * while one is out, the garages asked for meanwhile wait and go together in the next. A request never joins a query
+ * sent before it arrived, so it sees every write committed before it came in.
+ */
+const versionsOf = (probe: ListVersionProbe, list: ListName) => {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  const loader = new DataLoader<string, string>(
+    (garageIds) => {
+      const batch = probe.versions(list, garageIds).then((versions) => garageIds.map((id) => versions.get(id) ?? 'none'));
+      inFlight = batch.catch(() => undefined);
+      return batch;
+    },
+    { cache: false, maxBatchSize: 500, batchScheduleFn: (dispatch) => void inFlight.then(dispatch) },
+  );
+  return (garageId: string) => loader.load(garageId);
+};
+
+/** The garage, the list and every parameter that shapes the page, in a fixed order. */
+const keyOf = (list: ListName, garageId: string, query: unknown) => {
+  const params = Object.entries((query ?? {}) as Record<string, unknown>)
+    .filter(([name]) => !ACCESS_PARAMETERS.has(name))
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, value]) => `${name}=${JSON.stringify(value)}`);
+  return `${list}\n${garageId}\n${params.join('&')}`;
+};
+
+export interface ListCacheOptions {
+  /** Tests move time to check the maximum age. */
+  clock?: Clock;
+}
+
+/**
+ * A per-instance cache of list pages (the exact bytes and their ETag), so that a connector polling an unchanged list
+ * costs one small indexed query instead of reading, serialising and hashing the page again; a matching
+ * `If-None-Match` is then answered 304 from the cached ETag. Every request first asks the database for the list's
+ * version for its garage (batched), and a page is served only if it was read at that same version, so a write is
+ * seen by the next request. Pages are keyed by garage: one garage never gets another's page.
+ */
+export default fp(
+  async (app: FastifyInstance, { clock = systemClock }: ListCacheOptions) => {
+    const probe = app.listVersionProbe;
+    const pages = new LRUCache<string, CachedPage>({
+      max: MAX_ENTRIES,
+      maxSize: MAX_BYTES,
+      sizeCalculation: (page, key) => (page.body?.length ?? 0) + page.etag.length + key.length,
+      ttl: PAGE_CACHE_MAX_AGE_MS,
+      // Read the clock on every lookup rather than reuse a reading for a millisecond: the age bound is exact.
+      ttlResolution: 0,
+      perf: { now: () => clock.now().getTime() },
+    });
+    const versionOf = {
+      products: versionsOf(probe, 'products'),
+      stock: versionsOf(probe, 'stock'),
+      vehicles: versionsOf(probe, 'vehicles'),
+    } satisfies Record<ListName, unknown>;
+
+    /** Pages being read right now, by key: a request for the same page at the same version waits for that read. */
+    const reading = new Map<string, PageRead>();
+    const finish = (read: PageRead, page: CachedPage | null) => {
+      read.settle(page);
+      if (reading.get(read.key) === read) reading.delete(read.key);
+    };
+
+    app.decorateRequest('pageToCache', null);
+
+    app.addHook('preHandler', async (request: FastifyRequest, reply) => {
+      const list = request.routeOptions.config?.listCache;
+      if (list === undefined || request.garageId === null) return;
+      const key = keyOf(list, request.garageId, request.query);
+      const version = await versionOf[list](request.garageId);
+      let page = pages.get(key);
+      if (page?.version !== version) {
+        const read = reading.get(key);
+        if (read?.version === version) page = (await read.page) ?? undefined;
+      }
+      if (page?.version === version) {
+        const ifNoneMatch = request.headers['if-none-match'];
+        const notModified = ifNoneMatch !== undefined && matches(ifNoneMatch, page.etag);
+        if (notModified || page.body !== null) {
+          // With its ETag set, http-conventions neither hashes the body again nor misses that it is a 304.
+          reply.header('etag', page.etag).type('application/json; charset=utf-8').send(notModified ? '' : page.body);
+          return reply;
+        }
+      }
+      let settle: (page: CachedPage | null) => void = () => {};
+      const read: PageRead = { key, version, page: new Promise((resolve) => (settle = resolve)), settle };
+      reading.set(key, read);
+      request.pageToCache = read;
+    });
+
+    // Registered after http-conventions: the page's ETag is set and, for a 304, the body is already gone. A 304 still
+    // teaches the page's ETag, which is all the next conditional request needs.
+    app.addHook('onSend', async (request, reply, payload) => {
+      const read = request.pageToCache;
+      // Routes of plugins registered before this one (the docs page) have no such property at all.
+      if (!read) return payload;
+      const etag = reply.getHeader('etag');
+      let page: CachedPage | null = null;
+      if (typeof etag === 'string' && reply.statusCode === 200 && typeof payload === 'string') {
+        page = { version: read.version, etag, body: Buffer.from(payload) };
+      } else if (typeof etag === 'string' && reply.statusCode === 304) {
+        page = { version: read.version, etag, body: null };
+      }
+      if (page) pages.set(read.key, page);
+      finish(read, page);
+      return payload;
+    });
+    // Whatever became of the read (an error, a client gone), those waiting for it must not wait for ever.
+    const release = async (request: FastifyRequest) => {
+      if (request.pageToCache) finish(request.pageToCache, null);
+    };
+    app.addHook('onResponse', release);
+    app.addHook('onRequestAbort', release);
+  },
+  { name: 'list-cache', dependencies: ['http-conventions', 'composition-root'] },
+);

@@ -1,0 +1,67 @@
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import { DomainError } from '@garage/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * The per-IP limits of CONTRACT.md §4.5, for `config.rateLimit` of the routes they guard. The plugin keys a route's
+ * counter by method, route pattern and client IP, so every quote token shares one counter per IP and endpoint.
+ */
+export const RATE_LIMITS = {
+  lead: { max: 5, timeWindow: 60_000 },
+  quoteDecision: { max: 5, timeWindow: 15 * 60_000 },
+} as const;
+
+/** Prefix of every counter in Redis, so that the keys of this service are easy to find beside others. */
+export const RATE_LIMIT_NAMESPACE = 'garage:rate-limit:';
+
+export interface IpCounterState {
+  /** More than `max` hits in the current window. */
+  exceeded: boolean;
+  remaining: number;
+  resetInSeconds: number;
+}
+
+export interface IpCounter {
+  /** Counts one more hit for the request's client IP and returns the state after it. */
+  hit(request: FastifyRequest): Promise<IpCounterState>;
+  /** The state for the request's client IP, without counting. */
+  peek(request: FastifyRequest): Promise<IpCounterState>;
+}
+
+/**
+ * A per-IP counter on the same store as the route limits (Redis when configured, failing open like them), for
+ * throttles that count something other than the requests to one route, such as failed authentications:
+ * `hit` on each 401, `peek` before authenticating. `name` keeps its counters apart from every other counter.
+ */
+export const ipCounter = (app: FastifyInstance, { name, max, timeWindow }: { name: string; max: number; timeWindow: number }): IpCounter => {
+  const limiter = app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:${normalizeIP(request.ip)}` });
+  const state = async (request: FastifyRequest, increment: boolean): Promise<IpCounterState> => {
+    const result = await limiter(request, { increment });
+    if (result.isAllowed) return { exceeded: false, remaining: max, resetInSeconds: 0 };
+    return { exceeded: result.isExceeded, remaining: result.remaining, resetInSeconds: result.ttlInSeconds };
+  };
+  return { hit: (request) => state(request, true), peek: (request) => state(request, false) };
+};
+
+/**
+ * @fastify/rate-limit, for the routes that ask for it (`global: false`). Counters live in Redis when `REDIS_URL` is set
+ * (shared by every instance), in memory otherwise. The hook runs on `onRequest`, before parsing and validation, so
+ * that every request counts, 400s and 404s included. Headers are the IETF draft's (`ratelimit-*`, `retry-after`).
+ * Should Redis fail, `skipOnError` lets requests through unlimited rather than failing them, and the connection's
+ * settings bound the wait (CONTRACT.md §4.5); the composition root reports the outage.
+ */
+export default fp(
+  async (app: FastifyInstance) => {
+    await app.register(rateLimit, {
+      global: false,
+      enableDraftSpec: true,
+      redis: app.redis ?? undefined,
+      nameSpace: RATE_LIMIT_NAMESPACE,
+      skipOnError: true,
+      // Thrown from the hook: the app's error handler turns it into the contract's body; the plugin has set the headers.
+      errorResponseBuilder: (_request, { after }) => new DomainError('RATE_LIMITED', `Too many requests; retry in ${after}`),
+    });
+  },
+  { name: 'rate-limits', dependencies: ['composition-root'] },
+);

@@ -1,0 +1,88 @@
+import { APPOINTMENT_FIELD_LIMITS as L, MAX_AVAILABILITY_DAYS, MAX_DURATION_MINUTES } from '@garage/domain';
+import { Type, type Static, type TSchema } from 'typebox';
+import { Uuid } from './common.js';
+
+/**
+ * CONTRACT.md §4.1. The limits come from the domain, which enforces them again (with the rules a schema cannot say:
+ * an email or a phone, the slot grid, a multiple of the garage's slot length); the schema states them so that the
+ * OpenAPI document shows them and a malformed body is refused field by field. Optional fields accept null, as the
+ * domain does: a connector may send `"vin": null` for "unknown".
+ */
+
+/** `type: [T, "null"]` rather than a union, so that a wrong value gets one error naming its field, not one per branch. */
+const OrNull = <T extends TSchema>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as { type?: unknown }).type, 'null'] });
+
+const optionalText = (maxLength: number, options: { pattern?: string; description?: string; minLength?: number } = {}) =>
+  Type.Optional(OrNull(Type.String({ minLength: 1, maxLength, ...options })));
+
+const Customer = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: L.customerName, pattern: '\\S', description: 'Not blank' }),
+    email: optionalText(L.email.max, { pattern: L.email.pattern.source }),
+    phone: optionalText(L.phone.max, { pattern: L.phone.pattern.source, description: 'Digits, spaces, ().- and a leading +' }),
+  },
+  { additionalProperties: false, description: 'At least one of email or phone is required' },
+);
+
+const AppointmentVehicle = Type.Object(
+  {
+    plate: optionalText(L.plate),
+    make: optionalText(L.make),
+    model: optionalText(L.model),
+    vin: optionalText(L.vin),
+    mileageKm: Type.Optional(OrNull(Type.Integer({ minimum: 0, maximum: L.mileageKm }))),
+  },
+  { additionalProperties: false },
+);
+
+export const BookAppointmentBody = Type.Object(
+  {
+    startsAt: Type.String({
+      format: 'date-time',
+      description:
+        "RFC 3339 with an offset, on the garage's slot grid in its local time (local minutes since midnight divisible by slotMinutes, zero seconds), not in the past",
+      examples: ['2026-12-01T09:00:00+01:00'],
+    }),
+    durationMinutes: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_DURATION_MINUTES,
+        description: `A multiple of the garage's slotMinutes, at most ${MAX_DURATION_MINUTES}; defaults to slotMinutes`,
+      }),
+    ),
+    customer: Customer,
+    vehicle: Type.Optional(OrNull(AppointmentVehicle)),
+    productIds: Type.Optional(
+      Type.Array(Uuid(), { maxItems: L.productIds, description: "Products of the garage's catalog (unknown ones: 400 INVALID_REFERENCE)" }),
+    ),
+    notes: optionalText(L.notes, { minLength: 0 }),
+    externalRef: optionalText(L.externalRef, { description: "The connector's own reference; unique per integration (409 DUPLICATE)" }),
+  },
+  { additionalProperties: false, title: 'BookAppointment' },
+);
+
+export const AppointmentBooked = Type.Object(
+  { success: Type.Literal(true), appointmentId: Uuid() },
+  { additionalProperties: false, title: 'AppointmentBooked' },
+);
+
+const LocalDate = (description: string) =>
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: ['2026-12-01'] });
+
+export const availabilityQueryFields = {
+  from: LocalDate("First local date (the garage's time zone), inclusive"),
+  to: LocalDate(`Last local date, inclusive; from..to spans at most ${MAX_AVAILABILITY_DAYS} days`),
+  durationMinutes: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_DURATION_MINUTES, description: "The booking's length; defaults to slotMinutes" }),
+  ),
+};
+
+export const AvailableSlot = Type.Object(
+  {
+    startsAt: Type.String({ format: 'date-time', description: "In the garage's local offset at that instant" }),
+    endsAt: Type.String({ format: 'date-time' }),
+    remaining: Type.Integer({ minimum: 1, description: 'How many more bookings of this duration fit at this start' }),
+  },
+  { additionalProperties: false, title: 'AvailableSlot' },
+);

@@ -1,0 +1,76 @@
+import { randomInt } from 'node:crypto';
+import t from 'tap';
+import type { App } from '../src/index.js';
+import { build, seedGarage } from './helper.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL;
+if (!REDIS_URL) throw new Error('TEST_REDIS_URL is not set: these tests need a real Redis (see README)');
+
+/** A client address of this run alone: counters in the shared test Redis outlive a run by up to a minute. */
+const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+const BAD_KEY = '0123456789abcdef0123456789abcdef';
+
+const products = (app: App, remoteAddress: string, key = BAD_KEY) =>
+  app.inject({ method: 'GET', url: '/api/public/products', remoteAddress, headers: { 'x-api-key': key } });
+
+t.test('in memory (no REDIS_URL)', async (t) => {
+  const { app, admin } = await build(t);
+  const garage = await seedGarage(admin);
+
+  t.test('more than 30 failed authentications in a minute: 429 on key endpoints until the minute ends', async (t) => {
+    const ip = randomIp();
+
+    for (let i = 1; i <= 31; i += 1) {
+      const res = await products(app, ip, i % 2 === 0 ? BAD_KEY : garage.keys.stock);
+      if (res.statusCode !== 401) t.fail(`failure #${i} is still a 401, got ${res.statusCode}`);
+    }
+    const limited = await products(app, ip);
+    t.equal(limited.statusCode, 429, 'the request after the 31st 401');
+    t.same(Object.keys(limited.json()).sort(), ['code', 'error']);
+    t.equal(limited.json().code, 'RATE_LIMITED');
+    const retryAfter = Number(limited.headers['retry-after']);
+    t.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After within the minute: ${limited.headers['retry-after']}`);
+
+    t.equal((await products(app, ip, garage.keys.all)).statusCode, 429, 'a valid key from that address too');
+    const missing = await app.inject({ method: 'GET', url: '/api/public/stock', remoteAddress: ip });
+    t.equal(missing.statusCode, 429, 'every key-authenticated endpoint');
+    t.equal((await products(app, randomIp(), garage.keys.all)).statusCode, 200, 'other addresses are not affected');
+    const fleet = await app.inject({ method: 'GET', url: `/api/public/fleet?garageSlug=${garage.slug}`, remoteAddress: ip });
+    t.equal(fleet.statusCode, 200, 'public endpoints are not throttled');
+  });
+
+  t.test('successful authentications do not count', async (t) => {
+    const ip = randomIp();
+    for (let i = 0; i < 40; i += 1) {
+      const res = await products(app, ip, garage.keys.all);
+      if (res.statusCode !== 200) t.fail(`request #${i + 1}: ${res.statusCode}`);
+    }
+    t.equal((await products(app, ip)).statusCode, 401);
+  });
+});
+
+t.test('with REDIS_URL the failures of every instance count together', async (t) => {
+  const first = await build(t, { env: { REDIS_URL } });
+  const garage = await seedGarage(first.admin);
+  // A second instance on the same database and Redis.
+  const second = await build(t, { env: { REDIS_URL }, databaseUrl: () => first.db.url });
+  const ip = randomIp();
+  for (let i = 0; i < 31; i += 1) {
+    const res = await products(i % 2 === 0 ? first.app : second.app, ip);
+    if (res.statusCode !== 401) t.fail(`failure #${i + 1} is a 401, got ${res.statusCode}`);
+  }
+  t.equal((await products(first.app, ip, garage.keys.all)).statusCode, 429);
+  t.equal((await products(second.app, ip, garage.keys.all)).statusCode, 429);
+});
+
+t.test('Redis unreachable: authentication fails open', async (t) => {
+  // Nothing listens on port 1: every Redis command fails at once.
+  const { app, admin } = await build(t, { env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+  const garage = await seedGarage(admin);
+  const ip = randomIp();
+  const statuses = new Set<number>();
+  for (let i = 0; i < 35; i += 1) statuses.add((await products(app, ip)).statusCode);
+  t.same([...statuses], [401], 'no 429 while failures cannot be counted');
+  t.equal((await products(app, ip, garage.keys.all)).statusCode, 200, 'valid keys keep working');
+  t.equal((await app.inject({ method: 'GET', url: '/health/ready' })).statusCode, 503, 'readiness reports the outage');
+});

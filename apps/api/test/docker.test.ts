@@ -1,0 +1,82 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { parse } from 'yaml';
+import { loadConfig } from '../src/index.js';
+
+/**
+ * No Docker engine runs where the tests run: this checks what can be checked without one, i.e. that docker/ agrees
+ * with the code it deploys (variable names, commands, paths) and that haproxy accepts its configuration.
+ */
+
+const docker = (file: string) => fileURLToPath(new URL(`../../../docker/${file}`, import.meta.url));
+const app = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+interface Service {
+  command?: string[];
+  image?: string;
+  environment?: Record<string, string>;
+  deploy?: { replicas?: number };
+  healthcheck?: { disable?: boolean };
+  volumes?: string[];
+  ports?: string[];
+}
+
+const compose = parse(await readFile(docker('compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+const { services } = compose;
+
+/** What Compose makes of `${NAME:?message}` and `${NAME:-default}` when the operator sets the given variables. */
+const interpolate = (environment: Record<string, string>, shell: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(environment).map(([name, value]) => [
+      name,
+      value.replace(/\$\{(\w+)(?::[?-][^}]*)?\}/g, (_m, variable: string) => shell[variable] ?? ''),
+    ]),
+  );
+
+t.test('compose: the topology the README describes', async (t) => {
+  t.same(Object.keys(services).sort(), ['api', 'lb', 'migrate', 'postgres', 'redis', 'worker']);
+  t.equal(services.api?.deploy?.replicas, 3, 'three API replicas');
+  t.match(services.lb?.image, /^haproxy:2\.6/);
+  t.ok(services.lb?.volumes?.some((v) => v.startsWith('./haproxy.cfg:')), 'haproxy runs docker/haproxy.cfg');
+  t.same(services.migrate?.command?.slice(-2), ['migrate', '--json']);
+  for (const name of ['migrate', 'worker']) t.equal(services[name]?.healthcheck?.disable, true, `${name}: no HTTP health check`);
+});
+
+t.test('compose: the API replicas are configured with variables the API knows', async (t) => {
+  const key = randomBytes(32).toString('base64');
+  const env = interpolate(services.api?.environment ?? {}, { ENCRYPTION_KEY: key });
+  const config = loadConfig(env);
+  t.match(config.databaseUrl, /^postgres:\/\/.*@postgres:5432\//);
+  t.equal(config.redisUrl, 'redis://redis:6379', 'rate limits shared through Redis');
+  t.equal(config.encryptionKey, key);
+  t.same(config.previousEncryptionKeys, [], 'no former key unless the operator sets one');
+  t.equal(config.trustProxy, 1, 'haproxy is the one trusted hop');
+  t.equal(config.migrateOnStart, false, 'the migrate job migrates, once');
+  t.equal(config.deliverWebhooks, false, 'the worker delivers webhooks');
+  const previous = randomBytes(32).toString('base64');
+  t.same(loadConfig(interpolate(services.api?.environment ?? {}, { ENCRYPTION_KEY: key, ENCRYPTION_KEY_PREVIOUS: previous })).previousEncryptionKeys, [previous]);
+});
+
+t.test('compose and Dockerfile: every command runs a program the build produces', async (t) => {
+  const dockerfile = await readFile(docker('Dockerfile'), 'utf8');
+  const cmd = /^CMD \["node", "([^"]+)"\]/m.exec(dockerfile)?.[1];
+  const programs = [cmd, services.migrate?.command?.[1], services.worker?.command?.[1]];
+  t.same(programs, ['api/dist/main.js', 'cli/dist/main.js', 'worker/dist/main.js']);
+  for (const program of programs) {
+    const name = String(program).split('/')[0] as string;
+    t.match(dockerfile, new RegExp(`pnpm deploy --legacy --filter=@garage/${name} --prod /out/${name}\\b`), `${name} is deployed`);
+    t.ok(existsSync(app(`${name}/${String(program).slice(name.length + 1)}`)), `apps/${name} builds ${program}`);
+  }
+});
+
+t.test('haproxy accepts docker/haproxy.cfg', async (t) => {
+  const haproxy = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/haproxy'].find((path) => existsSync(path));
+  if (!haproxy) throw new Error('haproxy is not installed (.ci/system-deps installs it)');
+  const { stdout } = await promisify(execFile)(haproxy, ['-c', '-f', docker('haproxy.cfg')]);
+  t.match(stdout, /Configuration file is valid/);
+});

@@ -1,0 +1,142 @@
+import t from 'tap';
+import { KEY_CACHE_TTL_MS } from '../src/plugins/composition-root.js';
+import { PAGE_CACHE_MAX_AGE_MS } from '../src/plugins/list-cache.js';
+import { build, product, seedGarage, vehicle } from './helper.js';
+
+/** Time the test moves: the cache's bounds are checked without waiting them out. */
+const movableClock = () => {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms: number) => {
+      offset += ms;
+    },
+  };
+};
+
+/** A change must reach every reader within 5 s. */
+const CHANGE_WINDOW_MS = 5000;
+
+t.test('list page cache', async (t) => {
+  t.ok(PAGE_CACHE_MAX_AGE_MS + 500 <= CHANGE_WINDOW_MS, `a page is kept ${PAGE_CACHE_MAX_AGE_MS} ms at most`);
+
+  const clock = movableClock();
+  const { app, admin, db } = await build(t, { clock });
+  const north = await seedGarage(admin, 'north');
+  const south = await seedGarage(admin, 'south');
+  // The same skus in both garages, with names of their own: only the garage tells the pages apart.
+  await admin.importProducts('south', ['A-1', 'B-2', 'C-3'].map((sku) => product(sku, { name: `South ${sku}` })));
+
+  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
+  const names = (body: string) => (JSON.parse(body) as { data: { name: string }[] }).data.map((p) => p.name).sort();
+  const ids = (body: string, field: 'id' | 'productId') =>
+    (JSON.parse(body) as { data: Record<string, string>[] }).data.map((item) => item[field]).sort();
+
+  const sqlOn = async (text: string, values: unknown[] = []) => {
+    const pool = db.handle.pool;
+    if (!pool) throw new Error('the API tests run on Postgres');
+    await pool.query(text, values);
+  };
+
+  t.test('a page is never served to another garage', async (t) => {
+    // Both garages' lists at one and the same version: only the garage can keep their pages apart.
+    for (const table of ['products', 'stock', 'vehicles']) {
+      await sqlOn(
+        `update ${table} set updated_at = '2026-01-01T00:00:00Z' where garage_id in (select id from garages where slug in ('north', 'south'))`,
+      );
+    }
+    const lists = [
+      { url: '/api/public/products', field: 'id', of: (g: typeof north) => Object.values(g.productIds) },
+      { url: '/api/public/stock', field: 'productId', of: (g: typeof north) => Object.values(g.productIds) },
+      { url: '/api/public/fleet', field: 'id', of: (g: typeof north) => [g.vehicleIds['V-1'], g.vehicleIds['V-2'], g.vehicleIds['V-3']] },
+    ] as const;
+    for (const { url, field, of } of lists) {
+      const first = await get(url, { 'x-api-key': north.keys.all });
+      const again = await get(url, { 'x-api-key': north.keys.all });
+      t.equal(again.body, first.body, `${url}: the same page for the same garage`);
+      t.same(ids(first.body, field), of(north).sort(), `${url}: north's items`);
+      const other = await get(url, { 'x-api-key': south.keys.all, 'if-none-match': first.headers.etag as string });
+      t.equal(other.statusCode, 200, `${url}: north's ETag is no match for south`);
+      t.same(ids(other.body, field), of(south).sort(), `${url}: south's items`);
+    }
+    const bySlug = async (slug: string) => ids((await get(`/api/public/fleet?garageSlug=${slug}`)).body, 'id');
+    t.same(await bySlug('north'), await bySlug('north'));
+    t.same(await bySlug('south'), [south.vehicleIds['V-1'], south.vehicleIds['V-2'], south.vehicleIds['V-3']].sort(), 'by slug');
+    t.same(names((await get('/api/public/products', { 'x-api-key': south.keys.catalog })).body), ['South A-1', 'South B-2', 'South C-3']);
+  });
+
+  t.test('a cached page still needs a valid key with the toggle', async (t) => {
+    t.equal((await get('/api/public/products', { 'x-api-key': north.keys.catalog })).statusCode, 200);
+    t.equal((await get('/api/public/products', { 'x-api-key': north.keys.stock })).statusCode, 401, 'syncCatalog off');
+    t.equal((await get('/api/public/products')).statusCode, 401, 'no key');
+  });
+
+  t.test('a 304 from the cache is the 304 of a fresh read', async (t) => {
+    const fresh = await get('/api/public/stock?limit=2', { 'x-api-key': north.keys.stock });
+    const etag = fresh.headers.etag as string;
+    const notModified = await get('/api/public/stock?limit=2', { 'x-api-key': north.keys.stock, 'if-none-match': etag });
+    t.equal(notModified.statusCode, 304);
+    t.equal(notModified.body, '');
+    t.equal(notModified.headers.etag, etag);
+    t.equal(notModified.headers['cache-control'], 'private, no-cache');
+    t.equal(notModified.headers.vary, 'x-api-key');
+    const full = await get('/api/public/stock?limit=2', { 'x-api-key': north.keys.stock });
+    t.equal(full.body, fresh.body, 'the page after a 304 is the same');
+    t.equal(full.headers.etag, etag);
+    t.match(full.headers['content-type'], /^application\/json; charset=utf-8$/);
+  });
+
+  t.test('every write is seen by the next request', async (t) => {
+    const key = { 'x-api-key': north.keys.all };
+    const before = {
+      products: await get('/api/public/products', key),
+      stock: await get('/api/public/stock', key),
+      fleet: await get('/api/public/fleet', key),
+    };
+    await admin.importProducts('north', [product('A-1', { name: 'Renamed' })]);
+    await admin.importStock('north', [{ sku: 'B-2', quantity: 42 }]);
+    await admin.importVehicles('north', [vehicle('V-3', { make: 'Tesla', fuel: 'electric', status: 'sold' })]);
+
+    const products = await get('/api/public/products', { ...key, 'if-none-match': before.products.headers.etag as string });
+    t.equal(products.statusCode, 200, 'products: the old ETag no longer matches');
+    t.ok(names(products.body).includes('Renamed'));
+    const stock = await get('/api/public/stock', { ...key, 'if-none-match': before.stock.headers.etag as string });
+    t.equal(stock.statusCode, 200);
+    t.ok(JSON.parse(stock.body).data.some((s: { sku: string; quantity: number }) => s.sku === 'B-2' && s.quantity === 42));
+    const fleet = await get('/api/public/fleet', { ...key, 'if-none-match': before.fleet.headers.etag as string });
+    t.equal(fleet.statusCode, 200);
+    t.notOk(ids(fleet.body, 'id').includes(north.vehicleIds['V-3'] as string), 'the sold vehicle left the list');
+  });
+
+  t.test('requests that arrive together while a page is read all get that page', async (t) => {
+    const key = { 'x-api-key': north.keys.all };
+    await admin.importProducts('north', [product('B-2', { name: 'Together' })]);
+    const responses = await Promise.all(Array.from({ length: 20 }, () => get('/api/public/products?limit=3', key)));
+    t.same([...new Set(responses.map((r) => r.statusCode))], [200]);
+    t.equal(new Set(responses.map((r) => r.body)).size, 1, 'one and the same page');
+    t.ok(names(responses[0]?.body ?? '{"data":[]}').includes('Together'), 'the page after the write');
+    const etag = responses[0]?.headers.etag as string;
+    const conditional = await Promise.all(Array.from({ length: 10 }, () => get('/api/public/products?limit=3', { ...key, 'if-none-match': etag })));
+    t.same([...new Set(conditional.map((r) => r.statusCode))], [304]);
+  });
+
+  t.test('a change the version cannot see is served within the page maximum age', async (t) => {
+    const key = { 'x-api-key': north.keys.catalog };
+    const url = '/api/public/products?limit=50';
+    await get(url, key);
+    // A write whose timestamp is not the newest (as a slow transaction that started earlier could commit): the
+    // garage's products version does not move.
+    await sqlOn(`update products set name = 'Unseen change' where id = $1`, [north.productIds['C-3']]);
+    t.notOk(names((await get(url, key)).body).includes('Unseen change'), 'the page is served from the cache…');
+    clock.advance(PAGE_CACHE_MAX_AGE_MS + 1);
+    t.ok(names((await get(url, key)).body).includes('Unseen change'), '…until its maximum age, never longer');
+  });
+
+  t.test('the key cache and the page cache do not outlive a revocation together', async (t) => {
+    const key = { 'x-api-key': north.keys.catalog };
+    t.equal((await get('/api/public/products', key)).statusCode, 200);
+    await admin.revokeIntegration(north.integrationIds.catalog);
+    clock.advance(KEY_CACHE_TTL_MS + 1);
+    t.equal((await get('/api/public/products', key)).statusCode, 401);
+  });
+});

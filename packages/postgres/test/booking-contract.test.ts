@@ -1,0 +1,64 @@
+import { bookingContract, idempotencyStoreContract } from '@garage/domain/testing';
+import { sql } from 'kysely';
+import t from 'tap';
+import { makeBookingTx } from '../src/booking-tx.js';
+import { makeIdempotencyStore } from '../src/idempotency-store.js';
+import { makeAppointmentRepository } from '../src/repositories/index.js';
+import { insertGarage, insertIntegration, webhookBackends } from './webhooks-fixtures.js';
+
+// The suites the in-memory fakes pass too (packages/domain/test/booking-contract.test.ts and
+// idempotency-store-contract.test.ts), here against the real tables on both backends.
+for (const backend of webhookBackends) {
+  t.test(backend.name, async (t) => {
+    const { handle, drop } = await backend.open();
+    t.teardown(drop);
+    const { db } = handle;
+
+    const insertProducts = async (garageId: string, count: number) => {
+      const rows = await db
+        .insertInto('products')
+        .values(
+          Array.from({ length: count }, (_, i) => ({
+            garage_id: garageId,
+            sku: `SKU-${i}`,
+            name: `Product ${i}`,
+            price_cents: 1000,
+            currency: 'EUR',
+            vat_rate: 20,
+            unit: 'piece',
+          })),
+        )
+        .returning('id')
+        .execute();
+      return rows.map((r) => r.id);
+    };
+
+    t.test('booking contract', async (t) => {
+      // Every case gets garages and integrations of its own, so none sees another's appointments.
+      const setup = async () => {
+        const garageId = await insertGarage(db);
+        const otherGarageId = await insertGarage(db);
+        return {
+          appointments: makeAppointmentRepository(db),
+          bookingTx: makeBookingTx(db),
+          garageId,
+          integrationId: (await insertIntegration(db, garageId, { webhookUrl: null })).id,
+          otherIntegrationId: (await insertIntegration(db, garageId, { webhookUrl: null })).id,
+          otherGarageId,
+          otherGarageIntegrationId: (await insertIntegration(db, otherGarageId, { webhookUrl: null })).id,
+          productIds: await insertProducts(garageId, 2),
+          foreignProductId: (await insertProducts(otherGarageId, 1))[0] as string,
+        };
+      };
+      for (const c of bookingContract(setup)) t.test(c.name, c.run);
+    });
+
+    t.test('idempotency store contract', async (t) => {
+      const makeStore = async () => {
+        await sql`truncate idempotency_keys`.execute(db);
+        return makeIdempotencyStore(db);
+      };
+      for (const c of idempotencyStoreContract(makeStore)) t.test(c.name, c.run);
+    });
+  });
+}

@@ -1,0 +1,52 @@
+// CPU time spent by the processes under test, read from /proc (Linux). Throughput on a shared machine moves with
+// everyone else's load; CPU time per request moves much less, so the table shows both.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of one process in ms, or null where /proc is not available. */
+export const processCpuMs = (pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * CPU of each Postgres backend serving `database` (its process title names it), in ms by pid: the database's share of
+ * a request, apart from every other database on the server.
+ */
+export const postgresCpuMs = (database) => {
+  const byPid = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let title;
+    try {
+      title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!title.startsWith('postgres:') || !title.includes(` ${database} `)) continue;
+    const ms = processCpuMs(entry);
+    if (ms !== null) byPid.set(entry, ms);
+  }
+  return byPid;
+};
+
+/** CPU spent between two readings of `postgresCpuMs`; a backend that ended meanwhile is not counted. */
+export const postgresCpuDelta = (before, after) => {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return after.size === 0 ? null : total;
+};

@@ -1,0 +1,71 @@
+// Where the API spends its CPU under load: self time from a V8 CPU profile (`node --cpu-prof`), by package and by
+// function. Usable alone: `node scripts/bench/profile-summary.js <file.cpuprofile | directory>`.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** `node_modules/.pnpm/x@1/node_modules/@scope/name/…` → `@scope/name`; workspace code → `packages/postgres` etc. */
+const packageOf = (url) => {
+  if (!url) return '(native / GC / idle)';
+  if (url.startsWith('node:')) return 'node core';
+  const modules = url.lastIndexOf('/node_modules/');
+  if (modules !== -1) {
+    const [first, second] = url.slice(modules + '/node_modules/'.length).split('/');
+    return first?.startsWith('@') ? `${first}/${second}` : first ?? url;
+  }
+  const workspace = /\/(apps|packages)\/([^/]+)\//.exec(url);
+  return workspace ? `${workspace[1]}/${workspace[2]}` : url;
+};
+
+const summarise = (profile) => {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const byPackage = new Map();
+  const byFunction = new Map();
+  for (const [id, micros] of self) {
+    const { callFrame } = byId.get(id);
+    const pkg = callFrame.functionName === '(idle)' ? '(idle)' : packageOf(callFrame.url);
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + micros);
+    const file = callFrame.url.split('/').slice(-2).join('/');
+    const fn = `${callFrame.functionName || '(anonymous)'} ${file ? `${file}:${callFrame.lineNumber + 1}` : ''}`.trim();
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + micros);
+  }
+  const top = (map, n) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, micros]) => `    ${((100 * micros) / total).toFixed(1).padStart(5)} %  ${name}`);
+  return [
+    `  by package (self time, ${(total / 1e6).toFixed(1)} s sampled):`,
+    ...top(byPackage, 12),
+    '  by function:',
+    ...top(byFunction, 20),
+  ].join('\n');
+};
+
+const profileFiles = (path) => {
+  if (!statSync(path).isDirectory()) return [path];
+  const entries = readdirSync(path).map((name) => join(path, name));
+  const files = entries.filter((p) => p.endsWith('.cpuprofile'));
+  if (files.length > 0) return files;
+  // A directory of runs: the newest one.
+  const newest = entries.filter((p) => statSync(p).isDirectory()).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  return newest ? profileFiles(newest) : [];
+};
+
+export const summariseProfileDir = (path) => {
+  const files = profileFiles(path);
+  if (files.length === 0) return `no CPU profile found under ${path}`;
+  return files.map((file) => `CPU profile of the API: ${file}\n${summarise(JSON.parse(readFileSync(file, 'utf8')))}`).join('\n');
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const target = process.argv[2];
+  if (!target) {
+    console.error('usage: node scripts/bench/profile-summary.js <file.cpuprofile | directory>');
+    process.exit(2);
+  }
+  console.log(summariseProfileDir(target));
+}

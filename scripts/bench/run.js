@@ -1,0 +1,265 @@
+// `pnpm bench`: loads a realistic data set into a fresh database, starts the API as operators run it, drives it from
+// loopback with autocannon and prints requests/s and latency per scenario, each compared with a bare Fastify route
+// serving the same bytes on the same machine at the same time (the machine's ceiling).
+//
+//   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test TEST_REDIS_URL=redis://127.0.0.1:6379 pnpm bench
+//
+// Options (after `pnpm bench --`): --duration=<seconds per scenario, default 6>, --connections=<default 32>,
+// --only=<substring of scenario names>, --profile (writes a V8 CPU profile of the API to .bench/ and summarises it).
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createTestDatabase } from '../../packages/postgres/dist/testing.js';
+import { postgresCpuDelta, postgresCpuMs, processCpuMs } from './cpu.js';
+import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, walkCursors } from './fixtures.js';
+import { summariseProfileDir } from './profile-summary.js';
+import { loadAverage, machine, statusSummary, table } from './report.js';
+import { buildScenarios } from './scenarios.js';
+import { seed } from './seed.js';
+import { startApi, startBare } from './servers.js';
+
+const { values: options } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '6' },
+    connections: { type: 'string', default: '32' },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const DURATION = Number(options.duration);
+const CONNECTIONS = Number(options.connections);
+if (!(DURATION > 0 && DURATION <= 30) || !(CONNECTIONS > 0 && CONNECTIONS <= 256)) {
+  throw new Error('--duration must be 1..30 seconds and --connections 1..256');
+}
+const WARMUP_SECONDS = 1;
+
+const log = (message) => process.stderr.write(`${message}\n`);
+
+const requireEnv = (name) => {
+  const value = process.env[name];
+  if (!value) {
+    log(`${name} is not set. Run: TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test TEST_REDIS_URL=redis://127.0.0.1:6379 pnpm bench`);
+    process.exit(2);
+  }
+  const host = new URL(value).hostname;
+  // The load is generated against loopback only; a remote database would measure the network instead.
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host)) {
+    log(`${name} must point at 127.0.0.1 (got host ${host})`);
+    process.exit(2);
+  }
+  return value;
+};
+
+// createTestDatabase reads it too; checked here first for a clear message.
+requireEnv('TEST_DATABASE_URL');
+const redisUrl = requireEnv('TEST_REDIS_URL');
+
+/** Undone in reverse order on the way out, whatever happens. */
+const cleanups = [];
+const cleanUp = async () => {
+  while (cleanups.length > 0) {
+    const undo = cleanups.pop();
+    try {
+      await undo();
+    } catch (err) {
+      log(`cleanup: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+};
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    log(`${signal}: cleaning up`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+
+const fire = (scenario, duration) =>
+  autocannon({
+    url: scenario.url,
+    connections: CONNECTIONS,
+    duration,
+    requests: scenario.requests,
+    timeout: 10,
+  });
+
+/** One measured run, with the CPU time the server (and, for the API, its Postgres backends) spent per request. */
+const measure = async (scenario, server, database) => {
+  const cpu = () => ({ server: processCpuMs(server.pid), postgres: database ? postgresCpuMs(database) : null });
+  const before = cpu();
+  const result = await fire(scenario, DURATION);
+  const after = cpu();
+  const requests = Math.max(1, result.requests.total);
+  const serverMs = before.server === null || after.server === null ? null : after.server - before.server;
+  const postgresMs = before.postgres && after.postgres ? postgresCpuDelta(before.postgres, after.postgres) : null;
+  return {
+    scenario,
+    result,
+    serverUs: serverMs === null ? null : (serverMs * 1000) / requests,
+    postgresUs: postgresMs === null ? null : (postgresMs * 1000) / requests,
+  };
+};
+
+const ms = (value) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1) : '-');
+
+const main = async () => {
+  const started = Date.now();
+  log(`load average at start: ${loadAverage()}`);
+  log('creating the bench database and loading data…');
+  const database = await createTestDatabase('bench');
+  cleanups.push(() => database.drop());
+  const encryptionKey = randomBytes(32).toString('base64');
+  const garages = await seed(database, encryptionKey, log);
+  const { rows } = await database.handle.pool.query('show server_version');
+
+  const profileDir = options.profile ? fileURLToPath(new URL('../../.bench/profiles/', import.meta.url)) : null;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  log('starting the API…');
+  const api = await startApi({
+    databaseUrl: database.url,
+    redisUrl,
+    encryptionKey,
+    cpuProfileDir: profileDir ? join(profileDir, new Date().toISOString().replace(/[:.]/g, '-')) : null,
+  });
+  cleanups.push(() => api.stop());
+
+  log('asking the API for ETags, cursors, slots…');
+  const sample = await firstPage(api, garages.regular[0], 'products');
+  const bodyFile = join(tmpdir(), `bench-products-page-${process.pid}.json`);
+  writeFileSync(bodyFile, sample.bytes);
+  const bare = await startBare({ bodyFile });
+  cleanups.push(() => bare.stop());
+
+  const etags = new Map();
+  for (const garage of garages.regular) etags.set(garage.id, (await firstPage(api, garage, 'products')).etag);
+  const small = await walkCursors(api, garages.small, 1);
+  const big = await walkCursors(api, garages.big, 100);
+  const paths = await documentedPaths(api);
+  const fixtures = {
+    garages,
+    etags,
+    // Only cursors followed by a full page of 100, so that both lists serve pages of the same size.
+    smallCursors: small.cursors.filter((c) => c.depth <= small.total - 110),
+    bigCursors: big.cursors.filter((c) => c.depth <= big.total - 110),
+    leadVehicleIds: paths.has('/api/public/fleet/lead') ? await listedVehicleIds(api, garages.regular) : null,
+    slots: paths.has('/api/public/appointments') ? await bookableSlots(api, garages.booking, 60) : null,
+  };
+  if (!fixtures.leadVehicleIds) log('POST /api/public/fleet/lead is not in this API yet: lead scenario skipped');
+  if (!fixtures.slots) log('POST /api/public/appointments is not in this API yet: booking scenario skipped');
+
+  const scenarios = buildScenarios({ api, bare, fixtures }).filter(
+    (s) => s.baseline || !options.only || s.name.includes(options.only),
+  );
+  const databaseName = new URL(database.url).pathname.slice(1);
+  const results = [];
+  for (const scenario of scenarios) {
+    log(`${scenario.name}…`);
+    if (scenario.warmup) await fire(scenario, WARMUP_SECONDS);
+    results.push(await measure(scenario, scenario.baseline ? bare : api, scenario.baseline ? null : databaseName));
+  }
+  // The ceiling again at the end: on a shared machine it moves, and the ratios use the mean of both runs.
+  const baseline = scenarios.find((s) => s.baseline);
+  results.push(await measure({ ...baseline, name: `${baseline.name} (again)` }, bare, null));
+
+  let overbooked = null;
+  if (fixtures.slots && results.some((r) => r.scenario.booking)) {
+    const { rows: over } = await database.handle.pool.query(
+      `select starts_at, count(*)::int as n from appointments where garage_id = $1 group by starts_at having count(*) > 2`,
+      [garages.booking.id],
+    );
+    overbooked = over.length;
+  }
+
+  const info = machine(rows[0].server_version);
+  await api.stop();
+  const profiles = profileDir ? summariseProfileDir(profileDir) : null;
+  await cleanUp();
+
+  const bareRuns = results.filter((r) => r.scenario.baseline).map((r) => r.result.requests.average);
+  const ceiling = bareRuns.reduce((a, b) => a + b, 0) / bareRuns.length;
+  const unexpected = [];
+  const rowsOut = results.map(({ scenario, result, serverUs, postgresUs }) => {
+    const statuses = Object.keys(result.statusCodeStats ?? {}).map(Number);
+    const wrong = result.errors > 0 || result.timeouts > 0 || statuses.some((s) => !scenario.expect.includes(s));
+    if (wrong) unexpected.push(scenario.name);
+    const repeated = scenario.distinct !== undefined && scenario.sent() > scenario.distinct;
+    if (repeated) unexpected.push(`${scenario.name}: ${scenario.sent()} requests for ${scenario.distinct} distinct pages`);
+    return [
+      `${wrong || repeated ? '! ' : ''}${scenario.name}`,
+      Math.round(result.requests.average),
+      ms(result.latency.p50),
+      ms(result.latency.p99),
+      scenario.baseline ? '1.00' : (result.requests.average / ceiling).toFixed(2),
+      serverUs === null ? '-' : Math.round(serverUs),
+      postgresUs === null ? '-' : Math.round(postgresUs),
+      statusSummary(result),
+    ];
+  });
+
+  const out = [];
+  out.push(`pnpm bench — ${info.date}`);
+  out.push(
+    `machine: ${info.cpus} × ${info.cpuModel}, ${info.memoryGiB} GiB; Node ${info.node}; Postgres ${info.postgres}; ` +
+      `load average ${info.loadAverageAtStart} at start, ${loadAverage()} at end`,
+  );
+  out.push(`${CONNECTIONS} connections, ${DURATION} s per scenario (after a ${WARMUP_SECONDS} s warm-up), all on 127.0.0.1`);
+  out.push('');
+  out.push(
+    table(
+      [
+        { title: 'scenario' },
+        { title: 'req/s', right: true },
+        { title: 'p50 ms', right: true },
+        { title: 'p99 ms', right: true },
+        { title: '× bare', right: true },
+        { title: 'server CPU µs/req', right: true },
+        { title: 'Postgres CPU µs/req', right: true },
+        { title: 'responses' },
+      ],
+      rowsOut,
+    ),
+  );
+
+  const byName = new Map(results.map((r) => [r.scenario.name, r]));
+  const ratio = (name) => (byName.get(name)?.result.requests.average ?? NaN) / ceiling;
+  const targets = [];
+  const target = (label, ok, figure) => targets.push(`${Number.isNaN(figure) ? 'n/a ' : ok ? 'met ' : 'MISS'}  ${label}`);
+  const products = ratio('products limit=100');
+  target(`products page ≥ 0.6 × bare: ${products.toFixed(2)}`, products >= 0.6, products);
+  const notModified = ratio('products 304 (If-None-Match)');
+  target(`304 path ≥ 0.8 × bare: ${notModified.toFixed(2)}`, notModified >= 0.8, notModified);
+  const reads = results.filter((r) => r.scenario.target === 'read' || r.scenario.target === 'conditional');
+  const worst = reads.reduce((max, r) => Math.max(max, r.result.latency.p99), 0);
+  target(`p99 < 25 ms for every read: worst ${ms(worst)} ms`, worst < 25, reads.length ? worst : NaN);
+  for (const group of ['repeated', 'distinct']) {
+    const pair = results.filter((r) => r.scenario.scaling?.group === group).sort((a, b) => a.scenario.scaling.size - b.scenario.scaling.size);
+    if (pair.length !== 2) continue;
+    const [low, high] = pair.map((r) => r.result.latency);
+    const p50 = high.p50 / low.p50;
+    const p99 = high.p99 / low.p99;
+    target(
+      `deep pages (${group === 'repeated' ? 'same pages again' : 'never the same page'}) at ${pair[1].scenario.scaling.size} vs ${pair[0].scenario.scaling.size} products ≤ 1.5×: p50 ${p50.toFixed(2)}×, p99 ${p99.toFixed(2)}×`,
+      p50 <= 1.5 && p99 <= 1.5,
+      p50,
+    );
+  }
+  out.push('', 'targets:', ...targets.map((t) => `  ${t}`));
+  if (overbooked !== null) out.push('', `booking: ${overbooked} overbooked slots (must be 0)`);
+  if (profiles) out.push('', profiles);
+  out.push('', `total ${Math.round((Date.now() - started) / 1000)} s`);
+  process.stdout.write(`${out.join('\n')}\n`);
+
+  if (unexpected.length > 0 || (overbooked ?? 0) > 0) {
+    log(`\nunexpected responses in: ${unexpected.join('; ')}${overbooked ? `; ${overbooked} overbooked slots` : ''}`);
+    process.exitCode = 1;
+  }
+};
+
+main().catch(async (err) => {
+  log(err instanceof Error ? err.stack ?? err.message : String(err));
+  await cleanUp();
+  process.exit(1);
+});

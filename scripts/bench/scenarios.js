@@ -1,0 +1,192 @@
+// The workloads. Each names the statuses a correct run answers with: anything else (or a socket error) marks the row,
+// and the run fails, because a fast wrong answer is not a result.
+
+const LIST_LIMIT = 100;
+
+/**
+ * Page sizes for the cache-miss variants: around 100 on average, and never the 100 that the cached variants and
+ * the cursor walk use, so that every (cursor, limit) pair is asked for once and no response cache can answer it.
+ */
+const MISS_LIMITS = [...Array.from({ length: 10 }, (_, i) => 90 + i), ...Array.from({ length: 10 }, (_, i) => 101 + i)];
+
+const get = (path, headers = {}) => ({ method: 'GET', path, headers });
+
+/** Requests cycling over `cursors` with `limit=100`: the same pages again and again, as repeated polls ask for. */
+const deepPages = (garage, cursors) =>
+  cursors.map(({ cursor }) => get(`/api/public/products?limit=${LIST_LIMIT}&cursor=${encodeURIComponent(cursor)}`, { 'x-api-key': garage.key }));
+
+/** One request template whose cursor and limit change on every request, never repeating a pair within the run. */
+const deepPagesMissing = (garage, cursors) => {
+  let n = 0;
+  return {
+    requests: [
+      {
+        method: 'GET',
+        headers: { 'x-api-key': garage.key },
+        setupRequest: (request) => {
+          const { cursor } = cursors[n % cursors.length];
+          const limit = MISS_LIMITS[Math.floor(n / cursors.length) % MISS_LIMITS.length];
+          n += 1;
+          return { ...request, path: `/api/public/products?limit=${limit}&cursor=${encodeURIComponent(cursor)}` };
+        },
+      },
+    ],
+    distinct: cursors.length * MISS_LIMITS.length,
+    sent: () => n,
+  };
+};
+
+/** A distinct client address per request (10.0.0.0/8 has 16.7 million): the per-IP lead limit never triggers. */
+const clientAddress = (n) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+
+export const buildScenarios = ({ api, bare, fixtures }) => {
+  const { regular, big, small, booking } = fixtures.garages;
+  const scenarios = [
+    {
+      name: 'bare Fastify route, same bytes',
+      url: bare.url,
+      baseline: true,
+      expect: [200],
+      requests: [get('/products')],
+    },
+    {
+      name: 'products limit=100',
+      expect: [200],
+      target: 'read',
+      requests: regular.map((g) => get(`/api/public/products?limit=${LIST_LIMIT}`, { 'x-api-key': g.key })),
+    },
+    {
+      name: 'products 304 (If-None-Match)',
+      expect: [304],
+      target: 'conditional',
+      requests: regular.map((g) =>
+        get(`/api/public/products?limit=${LIST_LIMIT}`, { 'x-api-key': g.key, 'if-none-match': fixtures.etags.get(g.id) }),
+      ),
+    },
+    {
+      name: 'stock limit=100',
+      expect: [200],
+      target: 'read',
+      requests: regular.map((g) => get(`/api/public/stock?limit=${LIST_LIMIT}`, { 'x-api-key': g.key })),
+    },
+    {
+      name: 'fleet by garageSlug',
+      expect: [200],
+      target: 'read',
+      requests: regular.map((g) => get(`/api/public/fleet?garageSlug=${g.slug}`)),
+    },
+    {
+      name: `deep pages, ${small.products} products`,
+      expect: [200],
+      target: 'read',
+      scaling: { group: 'repeated', size: small.products },
+      requests: deepPages(small, fixtures.smallCursors),
+    },
+    {
+      name: `deep pages, ${big.products} products`,
+      expect: [200],
+      target: 'read',
+      scaling: { group: 'repeated', size: big.products },
+      requests: deepPages(big, fixtures.bigCursors),
+    },
+    {
+      name: `deep pages, ${small.products} products, never the same page twice`,
+      expect: [200],
+      target: 'read',
+      scaling: { group: 'distinct', size: small.products },
+      ...deepPagesMissing(small, fixtures.smallCursors),
+    },
+    {
+      name: `deep pages, ${big.products} products, never the same page twice`,
+      expect: [200],
+      target: 'read',
+      scaling: { group: 'distinct', size: big.products },
+      ...deepPagesMissing(big, fixtures.bigCursors),
+    },
+  ];
+
+  // A connector checking single items: every request a sku not asked for before, so each one reaches the database.
+  let skuIndex = 0;
+  scenarios.push({
+    name: `stock ?sku=, ${big.products} products, never the same sku twice`,
+    expect: [200],
+    target: 'read',
+    distinct: big.products,
+    sent: () => skuIndex,
+    requests: [
+      {
+        method: 'GET',
+        headers: { 'x-api-key': big.key },
+        setupRequest: (request) => {
+          skuIndex += 1;
+          return { ...request, path: `/api/public/stock?sku=SKU-${String(skuIndex).padStart(6, '0')}` };
+        },
+      },
+    ],
+  });
+
+  if (fixtures.leadVehicleIds) {
+    const vehicles = fixtures.leadVehicleIds;
+    let n = 0;
+    scenarios.push({
+      name: 'lead creation (X-Forwarded-For per request)',
+      expect: [201],
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (request) => {
+            n += 1;
+            return {
+              ...request,
+              headers: { ...request.headers, 'x-forwarded-for': clientAddress(n) },
+              body: JSON.stringify({
+                vehicleId: vehicles[n % vehicles.length],
+                name: `Prospect ${n}`,
+                email: `prospect${n}@example.com`,
+                message: 'Is it still available? Could I try it on Saturday morning?',
+                consent: true,
+              }),
+            };
+          },
+          path: '/api/public/fleet/lead',
+        },
+      ],
+    });
+  }
+
+  if (fixtures.slots) {
+    const slots = fixtures.slots;
+    let n = 0;
+    scenarios.push({
+      name: 'booking, one garage, 4 requests per slot',
+      expect: [201, 409],
+      booking: true,
+      // Every request takes a new place: a warm-up would only use up the slots.
+      warmup: false,
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': booking.key },
+          setupRequest: (request) => {
+            // Consecutive requests (in flight on different connections at once) share a slot of capacity 2:
+            // about half must win, half must get SLOT_FULL, none may overbook.
+            const startsAt = slots[Math.floor(n / 4) % slots.length];
+            n += 1;
+            return {
+              ...request,
+              body: JSON.stringify({
+                startsAt,
+                customer: { name: `Customer ${n}`, email: `customer${n}@example.com` },
+                vehicle: { plate: 'AB-123-CD', make: 'Peugeot', model: '208' },
+              }),
+            };
+          },
+          path: '/api/public/appointments',
+        },
+      ],
+    });
+  }
+
+  return scenarios.map((s) => ({ warmup: true, url: api.url, ...s }));
+};

@@ -1,0 +1,123 @@
+// The processes under test: the API as operators run it (apps/api/dist/main.js) and the bare Fastify route that
+// serves the same bytes, each in a process of its own, both listening on 127.0.0.1 only.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A port that was free a moment ago; the child binds it right away. */
+export const freePort = async () => {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  server.close();
+  await once(server, 'close');
+  return port;
+};
+
+const prefixLines = (stream, prefix) => {
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) process.stderr.write(`${prefix} ${line}\n`);
+  });
+};
+
+/**
+ * Starts `node <args>` with `env`, forwarding its output to stderr with a prefix. `stop` sends SIGTERM (the API then
+ * closes gracefully, which is also when a CPU profile gets written) and waits for the exit, killing after 15 s.
+ */
+const startProcess = (name, args, env) => {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  prefixLines(child.stdout, `[${name}]`);
+  prefixLines(child.stderr, `[${name}]`);
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
+  return {
+    child,
+    exited,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+};
+
+/** Polls `url` until it answers 200; fails if the process exits first or after `timeoutMs`. */
+const waitFor = async (proc, url, timeoutMs) => {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  proc.exited.then(() => {
+    exited = true;
+  });
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${url}: the process exited before answering`);
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url}: no 200 within ${timeoutMs} ms`);
+};
+
+/**
+ * The API against the bench database and Redis. Log level warn, as an operator under load would run it.
+ * TRUST_PROXY names the loopback address: the lead scenario sends a distinct X-Forwarded-For per request so that the
+ * per-IP limit of 5 leads a minute measures the endpoint rather than the limiter's 429s.
+ */
+export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfileDir }) => {
+  const port = await freePort();
+  const args = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const proc = startProcess('api', [...args, 'apps/api/dist/main.js'], {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    ENCRYPTION_KEY: encryptionKey,
+    LOG_LEVEL: 'warn',
+    TRUST_PROXY: '127.0.0.1',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(proc, `${url}/health/ready`, 120_000);
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+  return { url, pid: proc.child.pid, stop: () => proc.stop() };
+};
+
+/** The machine's ceiling: a Fastify route answering with a fixed body, read from `bodyFile`. */
+export const startBare = async ({ bodyFile }) => {
+  const port = await freePort();
+  const proc = startProcess('bare', ['scripts/bench/bare-server.js'], {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    BODY_FILE: bodyFile,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(proc, `${url}/products`, 30_000);
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+  return { url, pid: proc.child.pid, stop: () => proc.stop() };
+};
