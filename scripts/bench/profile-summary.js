@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 /** `node_modules/.pnpm/x@1/node_modules/@scope/name/…` → `@scope/name`; workspace code → `packages/postgres` etc. */
 const packageOf = (url) => {
-  if (!url) return '(native / GC / idle)';
+  if (!url) return '(native: system calls, GC)';
   if (url.startsWith('node:')) return 'node core';
   const modules = url.lastIndexOf('/node_modules/');
   if (modules !== -1) {
@@ -21,12 +21,19 @@ const summarise = (profile) => {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  // Percentages of the time the process was busy: idle time (waiting for I/O, or before the load) would drown them.
+  let total = 0;
+  let idle = 0;
   const byPackage = new Map();
   const byFunction = new Map();
   for (const [id, micros] of self) {
     const { callFrame } = byId.get(id);
-    const pkg = callFrame.functionName === '(idle)' ? '(idle)' : packageOf(callFrame.url);
+    if (callFrame.functionName === '(idle)') {
+      idle += micros;
+      continue;
+    }
+    total += micros;
+    const pkg = packageOf(callFrame.url);
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + micros);
     const file = callFrame.url.split('/').slice(-2).join('/');
     const fn = `${callFrame.functionName || '(anonymous)'} ${file ? `${file}:${callFrame.lineNumber + 1}` : ''}`.trim();
@@ -38,9 +45,9 @@ const summarise = (profile) => {
       .slice(0, n)
       .map(([name, micros]) => `    ${((100 * micros) / total).toFixed(1).padStart(5)} %  ${name}`);
   return [
-    `  by package (self time, ${(total / 1e6).toFixed(1)} s sampled):`,
+    `  busy ${(total / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s; self time by package, % of busy:`,
     ...top(byPackage, 12),
-    '  by function:',
+    '  by function, % of busy:',
     ...top(byFunction, 20),
   ].join('\n');
 };

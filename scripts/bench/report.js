@@ -16,14 +16,14 @@ export const loadAverage = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 
-export const machine = (postgresVersion) => ({
+export const machine = (postgresVersion, loadAverageAtStart) => ({
   date: new Date().toISOString(),
   cpus: availableParallelism(),
   cpuModel: cpuModel(),
   memoryGiB: Math.round(totalmem() / 2 ** 30),
   node: process.version,
   postgres: postgresVersion,
-  loadAverageAtStart: loadAverage(),
+  loadAverageAtStart,
 });
 
 const pad = (text, width, right) => (right ? String(text).padStart(width) : String(text).padEnd(width));

@@ -107,7 +107,8 @@ const ms = (value) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 2 : 1
 
 const main = async () => {
   const started = Date.now();
-  log(`load average at start: ${loadAverage()}`);
+  const loadAtStart = loadAverage();
+  log(`load average at start: ${loadAtStart}`);
   log('creating the bench database and loading data…');
   const database = await createTestDatabase('bench');
   cleanups.push(() => database.drop());
@@ -173,7 +174,7 @@ const main = async () => {
     overbooked = over.length;
   }
 
-  const info = machine(rows[0].server_version);
+  const info = machine(rows[0].server_version, loadAtStart);
   await api.stop();
   const profiles = profileDir ? summariseProfileDir(profileDir) : null;
   await cleanUp();

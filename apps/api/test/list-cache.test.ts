@@ -139,4 +139,13 @@ t.test('list page cache', async (t) => {
     clock.advance(KEY_CACHE_TTL_MS + 1);
     t.equal((await get('/api/public/products', key)).statusCode, 401);
   });
+
+  t.test('a garage created after its slug gave 404 is listed within the same window as a key', async (t) => {
+    t.equal((await get('/api/public/fleet?garageSlug=latecomer')).statusCode, 404);
+    await seedGarage(admin, 'latecomer');
+    clock.advance(KEY_CACHE_TTL_MS + 1);
+    const fleet = await get('/api/public/fleet?garageSlug=latecomer');
+    t.equal(fleet.statusCode, 200);
+    t.equal(JSON.parse(fleet.body).data.length, 3);
+  });
 });
