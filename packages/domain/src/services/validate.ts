@@ -49,7 +49,7 @@ export class Checker {
     if (typeof value !== 'string' || !allowed.includes(value)) this.fail(path, `must be one of ${allowed.join(', ')}`);
   }
 
-  only(path: string, value: object, allowed: readonly string[]): void {
+  knownFields(path: string, value: object, allowed: readonly string[]): void {
     for (const key of Object.keys(value)) {
       if (!allowed.includes(key)) this.fail(`${path}/${key}`, 'is not an allowed property');
     }

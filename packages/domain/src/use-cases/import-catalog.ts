@@ -21,7 +21,7 @@ const VEHICLE_FIELDS = [
 ];
 
 const checkProduct: RowCheck = (check, path, row) => {
-  check.only(path, row, PRODUCT_FIELDS);
+  check.knownFields(path, row, PRODUCT_FIELDS);
   check.string(`${path}/sku`, row.sku, { max: 100 });
   check.string(`${path}/name`, row.name, { max: 255 });
   check.integer(`${path}/priceCents`, row.priceCents);
@@ -37,13 +37,13 @@ const checkProduct: RowCheck = (check, path, row) => {
 };
 
 const checkStock: RowCheck = (check, path, row) => {
-  check.only(path, row, STOCK_FIELDS);
+  check.knownFields(path, row, STOCK_FIELDS);
   check.string(`${path}/sku`, row.sku, { max: 100 });
   check.integer(`${path}/quantity`, row.quantity, { max: 2_147_483_647 });
 };
 
 const checkVehicle: RowCheck = (check, path, row) => {
-  check.only(path, row, VEHICLE_FIELDS);
+  check.knownFields(path, row, VEHICLE_FIELDS);
   check.string(`${path}/reference`, row.reference, { max: 100 });
   check.string(`${path}/make`, row.make, { max: 80 });
   check.string(`${path}/model`, row.model, { max: 80 });

@@ -1,4 +1,4 @@
-import { publicQuoteStatus, type Quote, type QuoteLine, type QuoteStatus } from '../entities/quote.js';
+import { publicQuoteStatus, type Quote, type QuoteStatus } from '../entities/quote.js';
 import { NotFoundError, QuoteAlreadyProcessedError, QuoteExpiredError } from '../errors.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { QuoteRepository } from '../ports/quote-repository.port.js';
@@ -6,16 +6,8 @@ import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { sha256Hex } from '../services/api-key.js';
 import { Checker } from '../services/validate.js';
 
-export interface PublicQuote {
-  number: string;
-  status: QuoteStatus;
-  customerName: string;
-  lines: QuoteLine[];
-  totalCents: number;
-  currency: string;
-  expiresAt: Date;
-  decidedAt: Date | null;
-}
+/** What the customer's quote page sees: no internal ids, and `expired` derived from `expiresAt`. */
+export type PublicQuote = Omit<Quote, 'id' | 'garageId' | 'status'> & { status: QuoteStatus };
 
 const findByToken = async (quotes: Pick<QuoteRepository, 'findByTokenHash'>, token: string): Promise<Quote> => {
   const quote = await quotes.findByTokenHash(sha256Hex(token));
