@@ -1,56 +1,11 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from '@garage/postgres/testing';
 import t from 'tap';
-
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  port: number;
-  lines: Record<string, unknown>[];
-  exited: Promise<number | null>;
-}
-
-/** Starts `node dist/main.js` and resolves once it listens (after the demo line in embedded mode). */
-const start = (env: Record<string, string>, cwd: string): Promise<Started> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], { cwd, env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env } });
-    const lines: Record<string, unknown>[] = [];
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    let buffer = '';
-    let stderr = '';
-    let port = 0;
-    const timer = setTimeout(() => reject(new Error(`no start within 60 s: ${stderr}`)), 60_000);
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let newline: number;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>;
-        buffer = buffer.slice(newline + 1);
-        lines.push(line);
-        const listening = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(String(line.msg));
-        if (listening) port = Number(listening[1]);
-        const ready = env.DATABASE_URL ? port > 0 : /curl/.test(String(line.msg));
-        if (ready && port > 0) {
-          clearTimeout(timer);
-          resolve({ child, port, lines, exited });
-        }
-      }
-    });
-    void exited.then((code) => reject(new Error(`exited with ${code} before listening: ${stderr}`)));
-  });
-
-const stop = async (started: Started) => {
-  started.child.kill('SIGTERM');
-  return started.exited;
-};
+import { MAIN, startApi } from './processes.js';
 
 t.test('embedded start: PGlite, demo data once, credentials file, working curl line', async (t) => {
   t.ok(existsSync(MAIN), 'dist/main.js exists (run the build first)');
@@ -58,7 +13,7 @@ t.test('embedded start: PGlite, demo data once, credentials file, working curl l
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const env = { PGLITE_DIR: join(dir, '.data', 'pglite') };
 
-  const first = await start(env, dir);
+  const first = await startApi(t, env, { cwd: dir, readyWhen: /curl/ });
   const demoLine = String(first.lines.find((l) => /curl/.test(String(l.msg)))?.msg);
   const curl = /curl -H 'x-api-key: ([0-9a-f]{32})' (http:\/\/localhost:(\d+)\/api\/public\/products)/.exec(demoLine);
   t.ok(curl, `a curl line: ${demoLine}`);
@@ -76,15 +31,15 @@ t.test('embedded start: PGlite, demo data once, credentials file, working curl l
   const credentials = JSON.parse(await readFile(file, 'utf8'));
   t.equal(credentials.integrations[0].apiKey, apiKey);
   t.equal((await stat(file)).mode & 0o777, 0o600, 'readable by the operator only');
-  t.equal(await stop(first), 0, 'SIGTERM exits 0');
+  t.equal(await first.stop(), 0, 'SIGTERM exits 0');
 
-  const second = await start(env, dir);
+  const second = await startApi(t, env, { cwd: dir, readyWhen: /curl/ });
   const again = String(second.lines.find((l) => /curl/.test(String(l.msg)))?.msg);
   t.match(again, apiKey as string, 'the same demo key is printed on every start');
   const products = await fetch(`http://127.0.0.1:${second.port}/api/public/products`, { headers: { 'x-api-key': apiKey as string } });
   const secondBody = (await products.json()) as { data: unknown[] };
   t.equal(secondBody.data.length, body.data.length, 'not seeded twice');
-  t.equal(await stop(second), 0);
+  t.equal(await second.stop(), 0);
 });
 
 t.test('with DATABASE_URL: migrates, seeds nothing, stops cleanly', async (t) => {
@@ -93,7 +48,7 @@ t.test('with DATABASE_URL: migrates, seeds nothing, stops cleanly', async (t) =>
   // createTestDatabase migrates; start from an empty schema to see main do it.
   await db.handle.db.schema.dropSchema('public').cascade().execute();
   await db.handle.db.schema.createSchema('public').execute();
-  const started = await start({ DATABASE_URL: db.url, ENCRYPTION_KEY: randomBytes(32).toString('base64') }, process.cwd());
+  const started = await startApi(t, { DATABASE_URL: db.url, ENCRYPTION_KEY: randomBytes(32).toString('base64') });
   t.ok(started.lines.some((l) => l.msg === 'database migrated'), 'migrated at start');
   t.notOk(started.lines.some((l) => /curl|demo/i.test(String(l.msg))), 'no demo');
   const ready = await fetch(`http://127.0.0.1:${started.port}/health/ready`);
@@ -103,7 +58,7 @@ t.test('with DATABASE_URL: migrates, seeds nothing, stops cleanly', async (t) =>
   // SIGTERM once the server has started on a request: that request is still answered.
   const inFlight = fetch(`http://127.0.0.1:${started.port}/health/ready`, { headers: { 'x-request-id': 'in-flight' } });
   while (!started.lines.some((l) => l.reqId === 'in-flight')) await new Promise((resolve) => setTimeout(resolve, 1));
-  const code = await stop(started);
+  const code = await started.stop();
   t.equal((await inFlight).status, 200, 'the request in flight at SIGTERM was answered');
   t.equal(code, 0);
 });

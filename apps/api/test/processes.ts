@@ -43,13 +43,20 @@ export interface ApiProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+export interface StartOptions {
+  cwd?: string;
+  /** Resolve only once a log message also matches this (e.g. the demo `curl` line of an embedded start). */
+  readyWhen?: RegExp;
+}
+
 /**
- * Starts `node dist/main.js` on a port of its choosing and resolves once it listens. Killed at the end of the test
- * should it still run.
+ * Starts `node dist/main.js` on a port of its choosing and resolves once it listens (and `readyWhen` was logged).
+ * Killed at the end of the test should it still run.
  */
-export const startApi = (t: Test, env: Record<string, string>): Promise<ApiProcess> =>
+export const startApi = (t: Test, env: Record<string, string>, { cwd, readyWhen }: StartOptions = {}): Promise<ApiProcess> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], {
+      cwd,
       env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     });
     const lines: Record<string, unknown>[] = [];
@@ -62,6 +69,8 @@ export const startApi = (t: Test, env: Record<string, string>): Promise<ApiProce
     });
     let buffer = '';
     let stderr = '';
+    let port = 0;
+    let readySeen = false;
     const timer = setTimeout(() => reject(new Error(`the API did not listen within 60 s: ${stderr}`)), 60_000);
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
@@ -72,9 +81,10 @@ export const startApi = (t: Test, env: Record<string, string>): Promise<ApiProce
         buffer = buffer.slice(newline + 1);
         lines.push(line);
         const listening = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(String(line.msg));
-        if (listening) {
+        if (listening) port = Number(listening[1]);
+        if (readyWhen?.test(String(line.msg))) readySeen = true;
+        if (port > 0 && (readyWhen === undefined || readySeen)) {
           clearTimeout(timer);
-          const port = Number(listening[1]);
           resolve({
             child,
             port,
