@@ -59,8 +59,53 @@ t.test('with REDIS_URL the failures of every instance count together', async (t)
     const res = await products(i % 2 === 0 ? first.app : second.app, ip);
     if (res.statusCode !== 401) t.fail(`failure #${i + 1} is a 401, got ${res.statusCode}`);
   }
-  t.equal((await products(first.app, ip, garage.keys.all)).statusCode, 429);
-  t.equal((await products(second.app, ip, garage.keys.all)).statusCode, 429);
+  // The 31st failure, counted by `first`, crossed the limit: `first` refuses that address whatever key it sends.
+  t.equal((await products(first.app, ip, garage.keys.all)).statusCode, 429, 'the instance that saw the limit crossed');
+  // `second` saw only 15 of the failures; its next one is refused from the shared count, and teaches it too.
+  t.equal((await products(second.app, ip)).statusCode, 429, 'the next failure on another instance');
+  t.equal((await products(second.app, ip, garage.keys.all)).statusCode, 429, 'and then every request on that instance');
+});
+
+t.test('a valid key makes no Redis round trip for the throttle; failures do (CONTRACT.md §4.5)', async (t) => {
+  const { app, admin } = await build(t, { env: { REDIS_URL } });
+  const garage = await seedGarage(admin);
+  const redis = app.redis;
+  if (!redis) throw new Error('the app has no Redis client');
+  let throttleCommands = 0;
+  const send = redis.sendCommand.bind(redis);
+  redis.sendCommand = ((command: { args: unknown[] }, ...rest: unknown[]) => {
+    if (command.args.some((arg) => String(arg).includes('failed-auth'))) throttleCommands += 1;
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof redis.sendCommand;
+  const ip = randomIp();
+
+  for (let i = 0; i < 20; i += 1) t.equal((await products(app, ip, garage.keys.all)).statusCode, 200);
+  const fleet = await app.inject({ method: 'GET', url: '/api/public/fleet', remoteAddress: ip, headers: { 'x-api-key': garage.keys.all } });
+  t.equal(fleet.statusCode, 200);
+  t.equal(throttleCommands, 0, 'no command for valid keys');
+  t.equal((await products(app, ip)).statusCode, 401);
+  t.ok(throttleCommands >= 1, `a failure is counted in Redis (${throttleCommands} commands)`);
+});
+
+t.test('fleet requests that carry a key are throttled like other key checks', async (t) => {
+  const { app, admin } = await build(t);
+  const garage = await seedGarage(admin);
+  const ip = randomIp();
+  const fleet = (key?: string) =>
+    app.inject({
+      method: 'GET',
+      url: key === undefined ? `/api/public/fleet?garageSlug=${garage.slug}` : '/api/public/fleet',
+      remoteAddress: ip,
+      headers: key === undefined ? {} : { 'x-api-key': key },
+    });
+  for (let i = 1; i <= 31; i += 1) {
+    const res = await fleet(BAD_KEY);
+    if (res.statusCode !== 401) t.fail(`failure #${i} is still a 401, got ${res.statusCode}`);
+  }
+  t.equal((await fleet(BAD_KEY)).statusCode, 429, 'the failure after the 31st');
+  t.equal((await fleet(garage.keys.all)).statusCode, 429, 'a valid key on the fleet from that address');
+  t.equal((await products(app, ip, garage.keys.all)).statusCode, 429, 'and on every key-authenticated endpoint');
+  t.equal((await fleet()).statusCode, 200, 'the public garageSlug is not key-authenticated: not throttled');
 });
 
 t.test('Redis unreachable: authentication fails open', async (t) => {

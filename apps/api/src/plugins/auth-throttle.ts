@@ -1,5 +1,7 @@
 import { DomainError, isDomainError } from '@garage/domain';
+import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { ipCounter } from './rate-limits.js';
 
 /**
@@ -8,29 +10,48 @@ import { ipCounter } from './rate-limits.js';
  */
 export const FAILED_AUTH_LIMIT = { max: 30, timeWindow: 60_000 } as const;
 
+/** How many throttled addresses one instance remembers; past it the least recently seen is forgotten first. */
+const THROTTLED_IPS_MAX = 10_000;
+
 export type ThrottledAuthentication = <T>(request: FastifyRequest, reply: FastifyReply, authenticate: () => Promise<T>) => Promise<T>;
 
+const rateLimited = (reply: FastifyReply, untilMs: number, nowMs: number): DomainError => {
+  const seconds = Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
+  reply.header('retry-after', String(seconds));
+  return new DomainError('RATE_LIMITED', `Too many failed authentications from this address; retry in ${seconds} seconds`);
+};
+
 /**
- * Wraps key authentication in the failed-authentication throttle. The count lives where the route limits live
- * (Redis when configured, so every instance sees every failure; memory otherwise) and fails open with them: should
- * Redis be unreachable, authentication proceeds unthrottled rather than failing. Valid keys from a throttled IP are
- * refused too, so that guessing cannot continue by mixing in a known key.
+ * Wraps key authentication in the failed-authentication throttle, at no cost on the success path (§4.5: a request
+ * with a valid key makes no Redis round trip for it). Only failures are counted, where the route limits count (Redis
+ * when configured, so every instance sees every failure; memory otherwise), and a count that passes the limit is
+ * remembered by the instance that counted it, until the window ends. A throttled address is then refused on that
+ * instance whatever key it sends (guessing cannot continue by mixing in a known key); on an instance that has not
+ * counted one of its failures since, its next failure is refused with 429 and teaches that instance too. Should
+ * Redis be unreachable, failures are not counted and authentication proceeds unthrottled rather than failing.
  */
 export const makeThrottledAuthentication = (app: FastifyInstance): ThrottledAuthentication => {
-  const failures = ipCounter(app, { name: 'failed-auth', ...FAILED_AUTH_LIMIT });
+  // One over the limit, so that the counter tells the failure that crosses the limit (the 31st 401, still a 401 but
+  // from then on the address is throttled) from the ones after it (refused).
+  const failures = ipCounter(app, { name: 'failed-auth', max: FAILED_AUTH_LIMIT.max + 1, timeWindow: FAILED_AUTH_LIMIT.timeWindow });
+  const throttledUntil = new LRUCache<string, number>({ max: THROTTLED_IPS_MAX });
   return async (request, reply, authenticate) => {
-    const state = await failures.peek(request);
-    if (state.exceeded) {
-      reply.header('retry-after', String(Math.max(1, state.resetInSeconds)));
-      throw new DomainError(
-        'RATE_LIMITED',
-        `Too many failed authentications from this address; retry in ${Math.max(1, state.resetInSeconds)} seconds`,
-      );
+    const ip = normalizeIP(request.ip);
+    const until = throttledUntil.get(ip);
+    if (until !== undefined) {
+      if (until > Date.now()) throw rateLimited(reply, until, Date.now());
+      throttledUntil.delete(ip);
     }
     try {
       return await authenticate();
     } catch (err) {
-      if (isDomainError(err) && err.code === 'UNAUTHORIZED') await failures.hit(request);
+      if (!isDomainError(err) || err.code !== 'UNAUTHORIZED') throw err;
+      const state = await failures.hit(request);
+      if (state.remaining > 0) throw err;
+      const now = Date.now();
+      const end = now + state.resetInSeconds * 1000;
+      throttledUntil.set(ip, end);
+      if (state.exceeded) throw rateLimited(reply, end, now);
       throw err;
     }
   };

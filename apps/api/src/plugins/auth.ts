@@ -58,11 +58,12 @@ export default fp(
       request.garageId = principal.garageId;
     });
 
+    // A fleet request that carries a key is a key check like any other (§4.5): its failures count, and a throttled
+    // address is refused. One with only the public garageSlug is not key-authenticated and is never throttled.
     app.decorate('fleetAccess', async (request: FastifyRequest, reply: FastifyReply) => {
-      request.garageId = await app.useCases.resolveFleetGarage({
-        apiKey: readApiKey(request, reply),
-        garageSlug: queryParam(request, 'garageSlug'),
-      });
+      const apiKey = readApiKey(request, reply);
+      const resolve = () => app.useCases.resolveFleetGarage({ apiKey, garageSlug: queryParam(request, 'garageSlug') });
+      request.garageId = apiKey === undefined ? await resolve() : await throttled(request, reply, resolve);
     });
   },
   { name: 'auth', dependencies: ['composition-root', 'rate-limits'] },

@@ -25,23 +25,23 @@ export interface IpCounterState {
 export interface IpCounter {
   /** Counts one more hit for the request's client IP and returns the state after it. */
   hit(request: FastifyRequest): Promise<IpCounterState>;
-  /** The state for the request's client IP, without counting. */
-  peek(request: FastifyRequest): Promise<IpCounterState>;
 }
 
 /**
  * A per-IP counter on the same store as the route limits (Redis when configured, failing open like them), for
  * throttles that count something other than the requests to one route, such as failed authentications:
- * `hit` on each 401, `peek` before authenticating. `name` keeps its counters apart from every other counter.
+ * `hit` on each 401. `name` keeps its counters apart from every other counter. While the store is unreachable a hit
+ * reports nothing counted (`remaining` = `max`), so that callers fail open.
  */
 export const ipCounter = (app: FastifyInstance, { name, max, timeWindow }: { name: string; max: number; timeWindow: number }): IpCounter => {
   const limiter = app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:${normalizeIP(request.ip)}` });
-  const state = async (request: FastifyRequest, increment: boolean): Promise<IpCounterState> => {
-    const result = await limiter(request, { increment });
-    if (result.isAllowed) return { exceeded: false, remaining: max, resetInSeconds: 0 };
-    return { exceeded: result.isExceeded, remaining: result.remaining, resetInSeconds: result.ttlInSeconds };
+  return {
+    async hit(request) {
+      const result = await limiter(request);
+      if (result.isAllowed) return { exceeded: false, remaining: max, resetInSeconds: 0 };
+      return { exceeded: result.isExceeded, remaining: result.remaining, resetInSeconds: result.ttlInSeconds };
+    },
   };
-  return { hit: (request) => state(request, true), peek: (request) => state(request, false) };
 };
 
 /**
