@@ -12,27 +12,47 @@ export const requestIdOf = (req: IncomingMessage): string => {
 };
 
 /**
- * Removes the discouraged `apiKey` query parameter from a logged URL. Whatever its spelling or encoding, the value
- * never reaches a log line (CONTRACT.md §3).
+ * Where a path may end: at `?`, and at `;` or `#`, which find-my-way treats as delimiters when configured to. A key
+ * sent as `;apiKey=` or `#apiKey=` is then still a secret the client meant to send, so it is redacted like `?apiKey=`.
+ */
+const PATH_END = /[?;#]/;
+/** Query parameters are split at `&`; `;`, `#` and `?` are cut at as well, so that nothing shaped like a key survives. */
+const PARAM_SEPARATOR = /([&;#?])/;
+/** A quote token is the secret of its customer: its paths are logged without it. */
+const QUOTE_TOKEN_PATH = /^(\/+api\/+public\/+quotes\/+)[^/]+/;
+
+const decodedName = (pair: string): string => {
+  const name = pair.split('=', 1)[0] ?? '';
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    // a malformed escape keeps the raw name, which is then compared as is
+    return name;
+  }
+};
+
+const splitUrl = (url: string): { path: string; end: number } => {
+  const end = url.search(PATH_END);
+  return { path: (end === -1 ? url : url.slice(0, end)).replace(QUOTE_TOKEN_PATH, '$1[redacted]'), end };
+};
+
+/** The path of a URL as the router sees it, with any quote token redacted: what a message may name. */
+export const redactedPath = (url: string): string => splitUrl(url).path;
+
+/**
+ * The URL as it may be logged (CONTRACT.md §1): the value of every `apiKey` parameter, whatever its spelling (case,
+ * percent-encoded name) or separator, replaced by `[REDACTED]`, and the quote token of quote paths by `[redacted]`.
+ * It splits on every delimiter a router or a query parser might honour, rather than at the first `?` only.
  */
 export const redactUrl = (url: string): string => {
-  const q = url.indexOf('?');
-  if (q === -1) return url;
-  const query = url
-    .slice(q + 1)
-    .split('&')
-    .map((pair) => {
-      const name = pair.split('=', 1)[0] ?? '';
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // a malformed escape keeps the raw name, which is then compared as is
-      }
-      return decoded.toLowerCase() === 'apikey' ? `${name}=[REDACTED]` : pair;
-    })
-    .join('&');
-  return `${url.slice(0, q)}?${query}`;
+  const { path, end } = splitUrl(url);
+  if (end === -1) return path;
+  const rest = url
+    .slice(end + 1)
+    .split(PARAM_SEPARATOR)
+    .map((part) => (decodedName(part).toLowerCase() === 'apikey' ? `${part.split('=', 1)[0]}=[REDACTED]` : part))
+    .join('');
+  return `${path}${url[end]}${rest}`;
 };
 
 interface LoggedRequest {

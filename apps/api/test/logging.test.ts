@@ -22,6 +22,14 @@ t.test('logs: API keys never appear, every line of a request carries its id', as
     { url: `/api/public/%E0%A4%A?apiKey=${key}` },
     { url: '/api/public/stock', headers: { 'x-api-key': unknownKey } },
     { url: '/api/public/products', headers: { 'x-api-key': key, 'x-request-id': 'trace-abc.1' } },
+    // Every spelling the router and the query parser accept (find-my-way also ends the path at `;` and `#`).
+    { url: `/api/public/products;apiKey=${key}` },
+    { url: `/api/public/products#apiKey=${key}` },
+    { url: `/api/public/products?%61piKey=${key}` },
+    { url: `/api/public/products?%61%70%69%4b%65%79=${key}` },
+    { url: `/api/public/products?limit=1&apiKey=${key}&apiKey=${unknownKey}` },
+    { url: `/api/public/products?limit=1;apiKey=${key}` },
+    { url: `/api/public/nowhere;apiKey=${key}` },
   ];
   for (const { url, headers } of requests) await app.inject({ method: 'GET', url, headers });
 
@@ -31,9 +39,12 @@ t.test('logs: API keys never appear, every line of a request carries its id', as
   t.notOk(text.includes(unknownKey), 'an unknown key appears in no log line either');
   t.match(text, /apiKey=\[REDACTED\]/, 'the URL shows that a key was sent');
 
+  const missing = await app.inject({ method: 'GET', url: `/api/public/nowhere;apiKey=${key}` });
+  t.notOk(missing.body.includes(key), 'nor does a 404 body echo it');
+
   const lines = logs.lines;
   const incoming = lines.filter((l) => l.msg === 'incoming request');
-  t.equal(incoming.length, requests.length, 'every request was logged');
+  t.equal(incoming.length, requests.length + 1, 'every request was logged');
   for (const line of lines.filter((l) => l.req !== undefined || l.res !== undefined)) {
     t.type(line.reqId, 'string', 'request lines carry reqId');
   }
@@ -60,4 +71,26 @@ t.test('server errors are logged with their details, which the body never shows'
   t.ok(line, 'an error line for the request');
   t.match((line?.err as { message?: string } | undefined)?.message, /details of a bug/);
   t.match((line?.err as { stack?: string } | undefined)?.stack, /test\/logging\.test\.ts/);
+});
+
+t.test('logs and stored idempotency scopes never hold a quote token', async (t) => {
+  const logs = new LogCapture();
+  const { app, admin, db } = await build(t, { logs, env: { LOG_LEVEL: 'trace' } });
+  const garage = await seedGarage(admin);
+  const token = (await admin.createQuote({ garageSlug: garage.slug, customerName: 'Jeanne', lines: [{ label: 'Pads', quantity: 1, unitPriceCents: 5000, vatRate: 20 }] })).token;
+  const headers = { 'content-type': 'application/json', 'idempotency-key': 'k-1' };
+  t.equal((await app.inject({ method: 'GET', url: `/api/public/quotes/${token}` })).statusCode, 200);
+  t.equal((await app.inject({ method: 'POST', url: `/api/public/quotes/${token}/accept`, headers, payload: '{}' })).statusCode, 200);
+  await app.inject({ method: 'POST', url: `/api/public/quotes/${token}/refuse/`, headers, payload: '{}' });
+  await app.inject({ method: 'GET', url: `/api/public/quotes/${token};x=1` });
+
+  t.ok(logs.lines.length > 0);
+  t.notOk(logs.text.includes(token), 'the token appears in no log line, even at trace level');
+  t.match(logs.text, /\/api\/public\/quotes\/\[redacted\]\/accept/, 'paths are logged with the token redacted');
+  const { rows: scopes } = await db.handle.pool!.query<{ scope: string }>('select scope from idempotency_keys');
+  t.ok(scopes.length >= 1, 'the Idempotency-Key was recorded');
+  for (const { scope } of scopes) {
+    t.notOk(scope.includes(token), 'the stored scope holds no token');
+    t.match(scope, /^path:[0-9a-f]{64}$/, 'only a hash of the path');
+  }
 });

@@ -1,6 +1,7 @@
 import { isDomainError, type ErrorCode, type ErrorDetail } from '@garage/domain';
 import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import fp from 'fastify-plugin';
+import { redactedPath } from '../logging.js';
 
 /** The one mapping from contract codes to HTTP statuses (CONTRACT.md §2). */
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -127,8 +128,8 @@ export default fp(
     });
 
     app.setNotFoundHandler((request, reply) => {
-      // The path only: the query string may hold a discouraged apiKey.
-      const path = request.url.split('?', 1)[0];
+      // The path only, and no quote token: the query string may hold a discouraged apiKey.
+      const path = redactedPath(request.url);
       return reply.code(404).send({ error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' } satisfies ErrorBody);
     });
   },

@@ -21,8 +21,11 @@ export const requestHash = (req: { method: string; path: string; body: unknown }
     .update(`${req.method.toUpperCase()} ${req.path}\n${req.body === undefined ? '' : canonicalJson(req.body)}`)
     .digest('hex');
 
-/** Idempotency-Key scopes (§4.1): the integration for appointments, the request path for the public POSTs. */
+/**
+ * Idempotency-Key scopes (§4.1): the integration for appointments, the request path for the public POSTs. A path may
+ * hold a secret (a quote token), so only its SHA-256 is stored (CONTRACT.md §1).
+ */
 export const idempotencyScope = {
   integration: (integrationId: string): string => `integration:${integrationId}`,
-  path: (path: string): string => `path:${path}`,
+  path: (path: string): string => `path:${createHash('sha256').update(path).digest('hex')}`,
 };
