@@ -8,8 +8,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import type { Config, TrustProxy } from './config.js';
 import { createLogger, requestIdOf } from './logging.js';
+import demo from './composition/demo.js';
+import idempotencyPurge from './composition/idempotency-purge.js';
+import inProcessWebhooks from './composition/in-process-webhooks.js';
+import redis from './composition/redis.js';
+import storage from './composition/storage.js';
+import useCases from './composition/use-cases.js';
 import auth from './plugins/auth.js';
-import compositionRoot from './plugins/composition-root.js';
 import errorHandler, { frameworkErrorHandler } from './plugins/error-handler.js';
 import gracefulClose from './plugins/graceful-close.js';
 import rateLimits from './plugins/rate-limits.js';
@@ -53,8 +58,12 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
 const trustProxyOption = (value: TrustProxy) => (typeof value === 'number' ? (_address: string, hop: number) => hop < value : value);
 
 /**
- * Builds the app without listening. Plugins load in fastify/demo's order: external plugins first (security headers,
- * API documentation), then the app's own (conventions, error handler, readiness, composition root, auth), then routes.
+ * Builds the app without listening, in fastify/demo's order, each step one plugin with one job:
+ * 1. framework plugins (security headers, API documentation) and HTTP conventions (errors, readiness, metrics);
+ * 2. infrastructure (composition/): the database, Redis;
+ * 3. domain wiring (composition/): the use cases, the demo seed, background jobs;
+ * 4. request pipeline: rate limits, authentication, the list cache;
+ * 5. routes.
  */
 export const buildApp = async (config: Config, overrides: AppOverrides = {}): Promise<App> => {
   const app = Fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
@@ -97,13 +106,16 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(errorHandler);
   await app.register(readiness);
   await app.register(metrics);
-  await app.register(compositionRoot, {
-    config,
-    clock: overrides.clock,
-    keyCacheTtlMs: overrides.keyCacheTtlMs,
-    idempotencyPurgeIntervalMs: overrides.idempotencyPurgeIntervalMs,
-  });
-  // Needs the Redis client of the composition root; before auth and routes, whose limits it installs.
+
+  await app.register(storage, { config });
+  await app.register(redis, { config });
+
+  await app.register(useCases, { clock: overrides.clock, keyCacheTtlMs: overrides.keyCacheTtlMs });
+  await app.register(demo, { clock: overrides.clock });
+  await app.register(idempotencyPurge, { clock: overrides.clock, intervalMs: overrides.idempotencyPurgeIntervalMs });
+  await app.register(inProcessWebhooks, { config });
+
+  // Needs the Redis client; before auth and routes, whose limits it installs.
   await app.register(rateLimits);
   await app.register(auth);
   // After auth (a cached page is served only to a request that passed it) and http-conventions (ETags).

@@ -1,5 +1,6 @@
 export { buildApp, BODY_LIMIT_BYTES, type App, type AppOverrides } from './app.js';
 export { loadConfig, ConfigError, type Config } from './config.js';
-export { KEY_CACHE_TTL_MS, type ApiUseCases, type DemoAccess } from './plugins/composition-root.js';
+export { KEY_CACHE_TTL_MS, type ApiUseCases } from './composition/use-cases.js';
+export type { DemoAccess } from './composition/demo.js';
 export { STATUS_OF, toHttpError, type ErrorBody } from './plugins/error-handler.js';
 export { publicScope } from './plugins/public-cors.js';

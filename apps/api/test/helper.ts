@@ -1,19 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import {
-  makeAdminUseCases,
-  makeSecretBox,
-  systemClock,
   type AdminUseCases,
   type Clock,
   type ProductImportRow,
   type SyncToggle,
   type VehicleImportRow,
 } from '@garage/domain';
-import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, parseEncryptionKey } from '@garage/postgres';
 import { createTestDatabase, type TestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
 import { buildApp, loadConfig, type App } from '../src/index.js';
+import { adminFor } from './admin.js';
 
 export const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
@@ -73,14 +70,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     await app.close();
     await db.drop();
   });
-  const admin = makeAdminUseCases({
-    repos: makeRepositories(db.handle.db),
-    uow: makeUnitOfWork(db.handle.db),
-    secretBox: makeSecretBox([parseEncryptionKey(ENCRYPTION_KEY, 'ENCRYPTION_KEY')]),
-    clock: systemClock,
-    deliveries: makeDeliveryQueue(db.handle.db),
-  });
-  return { app, admin, db };
+  return { app, admin: adminFor(db.handle.db), db };
 };
 
 export const product = (sku: string, extra: Partial<ProductImportRow> = {}): ProductImportRow => ({

@@ -67,7 +67,7 @@ t.test('leads and quotes over HTTP (in-memory rate limits)', async (t) => {
     t.equal(unknown.statusCode, 404);
     const noContact = await lead(ip, { vehicleId, name: 'Paul', consent: true });
     t.equal(noContact.statusCode, 400);
-    t.same(noContact.json().details, [{ path: '/email', message: 'an email or a phone is required' }]);
+    t.same(noContact.json().details, [{ path: '/email', message: 'must have an email or a phone' }]);
     const typo = await lead(ip, { vehicleId, name: 'Paul', email: 'paul@example.com', consent: true, mesage: 'typo' });
     t.equal(typo.statusCode, 400);
     t.same(typo.json().details.map((d: { path: string }) => d.path), ['/mesage']);

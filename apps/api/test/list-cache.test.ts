@@ -1,5 +1,5 @@
 import t from 'tap';
-import { KEY_CACHE_TTL_MS } from '../src/plugins/composition-root.js';
+import { KEY_CACHE_TTL_MS } from '../src/composition/use-cases.js';
 import { PAGE_CACHE_MAX_AGE_MS } from '../src/plugins/list-cache.js';
 import { build, product, seedGarage, vehicle } from './helper.js';
 

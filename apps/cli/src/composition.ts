@@ -1,8 +1,6 @@
-import { makeAdminUseCases, makeReencryptWebhookSecrets, makeSecretBox, systemClock, type AdminUseCases } from '@garage/domain';
+import { makeReencryptWebhookSecrets, makeSecretBox, type AdminUseCases } from '@garage/domain';
 import {
-  makeDeliveryQueue,
-  makeRepositories,
-  makeUnitOfWork,
+  makeAdminUseCasesOn,
   makeWebhookSecretStore,
   migrateToLatest,
   openStorage,
@@ -60,16 +58,7 @@ export const withAdmin = <T>(env: CliEnvironment, warn: (text: string) => void, 
   withStorage(env, warn, async (storage) => {
     // Migrating first spares operators a separate step after an upgrade; it is a no-op when up to date.
     await migrateToLatest(storage.handle.db);
-    const { db } = storage.handle;
-    return work(
-      makeAdminUseCases({
-        repos: makeRepositories(db),
-        uow: makeUnitOfWork(db),
-        secretBox: makeSecretBox(storage.encryptionKeys),
-        clock: systemClock,
-        deliveries: makeDeliveryQueue(db),
-      }),
-    );
+    return work(makeAdminUseCasesOn(storage.handle.db, storage.encryptionKeys));
   });
 
 /**

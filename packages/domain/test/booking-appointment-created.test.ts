@@ -1,16 +1,11 @@
 import t from 'tap';
-import { appointmentCreatedEvent, type OutboxEvent } from './support.js';
 import { bookingWorld, GARAGE_ID, PRODUCT_A } from './fakes/booking-world.js';
 
-t.test('onBooked gets the garage, and the event states local times in the offset of each instant', async (t) => {
-  const events: OutboxEvent[] = [];
+t.test('a booking writes its appointment.created event, with local times in the offset of each instant', async (t) => {
   // 2026-10-25: Paris leaves summer time at 03:00+02:00, so 02:00 is read twice; 09:00 that day is +01:00.
   const w = bookingWorld({
     now: '2026-10-20T08:00:00Z',
     hours: 'mon-sun 00:00-12:00',
-    onBooked: async (_tx, appointment, garage) => {
-      events.push(appointmentCreatedEvent(appointment, garage.booking.timezone));
-    },
   });
   const appointment = await w.book({
     startsAt: '2026-10-25T02:00:00+02:00',
@@ -20,7 +15,7 @@ t.test('onBooked gets the garage, and the event states local times in the offset
     productIds: [PRODUCT_A],
     externalRef: 'order-1',
   });
-  t.same(events, [
+  t.same(w.store.events(), [
     {
       garageId: GARAGE_ID,
       type: 'appointment.created',
@@ -41,25 +36,16 @@ t.test('onBooked gets the garage, and the event states local times in the offset
 });
 
 t.test('a booking without a vehicle has vehicle null in its event', async (t) => {
-  let event: OutboxEvent | undefined;
-  const w = bookingWorld({
-    onBooked: async (_tx, appointment, garage) => {
-      event = appointmentCreatedEvent(appointment, garage.booking.timezone);
-    },
-  });
+  const w = bookingWorld();
   await w.book({ startsAt: '2026-12-01T09:00:00+01:00' });
-  t.match(event?.data, { startsAt: '2026-12-01T09:00:00+01:00', endsAt: '2026-12-01T09:30:00+01:00', vehicle: null, productIds: [] });
+  t.match(w.store.events()[0]?.data, { startsAt: '2026-12-01T09:00:00+01:00', endsAt: '2026-12-01T09:30:00+01:00', vehicle: null, productIds: [] });
 });
 
 t.test('a zero offset is written +00:00, on ordinary and transition days alike', async (t) => {
-  const events: OutboxEvent[] = [];
   const w = bookingWorld({
     now: '2026-10-20T08:00:00Z',
     hours: 'mon-sun 00:00-12:00',
     booking: { timezone: 'Europe/Lisbon' },
-    onBooked: async (_tx, appointment, garage) => {
-      events.push(appointmentCreatedEvent(appointment, garage.booking.timezone));
-    },
   });
   t.same(
     (await w.list('2026-10-25')).slice(0, 4).map((s) => s.startsAt),
@@ -68,5 +54,5 @@ t.test('a zero offset is written +00:00, on ordinary and transition days alike',
   t.equal((await w.list('2026-10-25'))[4]?.startsAt, '2026-10-25T01:00:00+00:00', 'the repeated hour, in winter time');
   t.equal((await w.list('2026-10-26'))[0]?.startsAt, '2026-10-26T00:00:00+00:00', 'a whole day at zero offset');
   await w.book({ startsAt: '2026-10-26T09:00:00+00:00' });
-  t.equal(events[0]?.data.startsAt, '2026-10-26T09:00:00+00:00');
+  t.equal(w.store.events()[0]?.data.startsAt, '2026-10-26T09:00:00+00:00');
 });

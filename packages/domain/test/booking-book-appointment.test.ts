@@ -1,5 +1,5 @@
 import t from 'tap';
-import { DomainError, type Appointment, type BookingTransaction } from './support.js';
+import { DomainError } from './support.js';
 import {
   bookingWorld,
   GARAGE_ID,
@@ -287,23 +287,19 @@ t.test('the concurrency test has teeth: without the booking lock the same reques
   t.ok(outcomes.filter((o) => o === 'OK').length > 2);
 });
 
-t.test('onBooked runs inside the transaction; if it fails, the appointment is rolled back', async (t) => {
-  const seen: Appointment[] = [];
-  const ok = bookingWorld({
-    onBooked: async (tx: BookingTransaction, appointment) => {
-      const visible = await tx.appointments.listOverlapping(GARAGE_ID, appointment.startsAt, appointment.endsAt);
-      t.equal(visible.length, 1, 'the hook sees the new appointment in its transaction');
-      seen.push(appointment);
-    },
-  });
+t.test('the appointment.created event commits with the appointment; if writing it fails, nothing is stored', async (t) => {
+  const ok = bookingWorld();
   const appointment = await ok.book({ startsAt: TUE_9 });
-  t.same(seen, [appointment]);
+  t.same(ok.store.events().map((e) => [e.type, e.data.id]), [['appointment.created', appointment.id]]);
 
   const failing = bookingWorld({
-    onBooked: async () => {
-      throw new Error('outbox unavailable');
+    outbox: {
+      enqueue: async () => {
+        throw new Error('outbox unavailable');
+      },
     },
   });
   await t.rejects(failing.book({ startsAt: TUE_9 }), { message: 'outbox unavailable' });
   t.equal(failing.store.committed().length, 0);
+  t.same(failing.store.events(), []);
 });

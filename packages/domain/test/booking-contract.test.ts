@@ -7,12 +7,12 @@ const OTHER_GARAGE = 'g2';
 const products: Record<string, string[]> = { [GARAGE]: ['p1', 'p2'], [OTHER_GARAGE]: ['p3'] };
 
 for (const c of bookingContract(async () => {
-  const { appointments, bookingTx } = makeInMemoryBooking({
+  const { appointments, uow } = makeInMemoryBooking({
     productExists: (garageId, id) => products[garageId]?.includes(id) ?? false,
   });
   return {
     appointments,
-    bookingTx,
+    uow,
     garageId: GARAGE,
     integrationId: 'i1',
     otherIntegrationId: 'i2',

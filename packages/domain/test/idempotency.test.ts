@@ -6,6 +6,7 @@ import {
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
   makeIdempotent,
+  makeInMemoryBooking,
   makeInMemoryIdempotencyStore,
   requestHash,
   SlotFullError,
@@ -21,13 +22,14 @@ const toResponse = (err: unknown): StoredResponse | null =>
 const world = () => {
   const clock = fixedClock('2026-11-30T08:00:00Z');
   const store = makeInMemoryIdempotencyStore();
-  const idempotent = makeIdempotent({ store, clock, toResponse });
+  const { uow } = makeInMemoryBooking({ others: { idempotencyRecords: { complete: store.complete } } });
+  const idempotent = makeIdempotent({ store, uow, clock, toResponse });
   let runs = 0;
   const created = (id: string) => async (): Promise<StoredResponse> => {
     runs += 1;
     return { status: 201, body: { success: true, appointmentId: id } };
   };
-  return { clock, store, idempotent, created, runs: () => runs };
+  return { clock, store, uow, idempotent, created, runs: () => runs };
 };
 
 const SCOPE = idempotencyScope.integration('22222222-2222-4222-8222-222222222222');
@@ -120,6 +122,40 @@ t.test('a domain error (4xx, 409) is stored as the response: the error first, th
     replayed: true,
   });
   t.equal(w.runs(), 0);
+});
+
+t.test('the record commits with the change it records: when storing it fails, the change is rolled back', async (t) => {
+  const clock = fixedClock('2026-11-30T08:00:00Z');
+  const store = makeInMemoryIdempotencyStore();
+  const booking = makeInMemoryBooking({
+    others: {
+      idempotencyRecords: {
+        complete: async () => {
+          throw new Error('connection lost at commit');
+        },
+      },
+    },
+  });
+  const idempotent = makeIdempotent({ store, uow: booking.uow, clock, toResponse });
+  const book = () =>
+    booking.uow.run(async (tx) => {
+      const appointment = await tx.appointments.create({
+        garageId: 'g1',
+        integrationId: 'i1',
+        startsAt: new Date('2026-12-01T08:00:00Z'),
+        endsAt: new Date('2026-12-01T08:30:00Z'),
+        durationMinutes: 30,
+        customer: { name: 'Jeanne', email: 'j@example.com', phone: null },
+        vehicle: null,
+        productIds: [],
+        notes: null,
+        externalRef: null,
+      });
+      return { status: 201, body: { appointmentId: appointment.id } };
+    });
+  await t.rejects(idempotent(SCOPE, 'k1', HASH, book), { message: 'connection lost at commit' });
+  t.same(booking.committed(), [], 'the booking did not commit without its record');
+  t.equal(store.size(), 0, 'and the claim was released, so a retry runs again');
 });
 
 t.test('Idempotency-Key must be 1 to 255 characters', async (t) => {

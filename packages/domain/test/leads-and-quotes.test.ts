@@ -12,7 +12,7 @@ import {
   type OutboxEvent,
   type Quote,
   type QuoteRepository,
-  type Repositories,
+  type Transaction,
   type UnitOfWork,
   type Vehicle,
 } from './support.js';
@@ -46,8 +46,9 @@ const world = () => {
   };
   const vehicles = new Map<string, Vehicle & { garageId: string }>();
   // The repositories these use-cases reach inside a transaction; they touch no other.
-  const tx: Pick<Repositories, 'leads' | 'outbox'> & { quotes: typeof quoteRepository } = {
+  const tx: Pick<Transaction, 'leads' | 'outbox'> & { quotes: typeof quoteRepository; vehicles: Pick<Transaction['vehicles'], 'findPublicById'> } = {
     quotes: quoteRepository,
+    vehicles: { findPublicById: async (id) => vehicles.get(id) ?? null },
     leads: {
       async create(input) {
         const lead: Lead = { ...input, id: `lead-${leads.length + 1}`, createdAt: clock.now() };
@@ -57,7 +58,7 @@ const world = () => {
     },
     outbox: { enqueue: async (event) => void events.push(event) },
   };
-  const uow: UnitOfWork = { run: (work) => work(tx as unknown as Repositories) };
+  const uow: UnitOfWork = { run: (work) => work(tx as unknown as Transaction) };
   const addQuote = (token: string, expiresAt = '2026-12-30T08:00:00Z') => {
     const id = `quote-${quotes.size + 1}`;
     quotes.set(id, {
@@ -102,8 +103,8 @@ const world = () => {
     events,
     addQuote,
     getQuote: makeGetQuote({ quotes: quoteRepository, clock }),
-    decideQuote: makeDecideQuote({ quotes: quoteRepository, uow, clock }),
-    submitLead: makeSubmitLead({ vehicles: { findPublicById: async (id) => vehicles.get(id) ?? null }, uow }),
+    decideQuote: makeDecideQuote({ uow, clock }),
+    submitLead: makeSubmitLead({ uow }),
   };
 };
 

@@ -1,7 +1,7 @@
 import type { IdempotencyBegin, IdempotencyStore } from '@garage/domain';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { withErrorMapping } from './errors.js';
-import type { Database } from './schema.js';
+import type { Executor } from './schema.js';
 
 /**
  * A claim found by the select after a failed upsert can vanish before it is read (released by its request, or
@@ -18,7 +18,7 @@ const MAX_CLAIM_ROUNDS = 5;
  * one autocommit statement: a claim is visible to other instances at once, and is never undone by the rollback of
  * the request it guards.
  */
-export const makeIdempotencyStore = (db: Kysely<Database>): IdempotencyStore =>
+export const makeIdempotencyStore = (db: Executor): IdempotencyStore =>
   withErrorMapping({
     async begin(claim): Promise<IdempotencyBegin> {
       const { scope, key, requestHash, now, lockedUntil, expiresAt } = claim;

@@ -5,5 +5,5 @@ export * from './errors.js';
 export * from './repositories/index.js';
 export * from './storage.js';
 export * from './webhooks/index.js';
-export * from './booking-tx.js';
 export * from './idempotency-store.js';
+export * from './admin-use-cases.js';

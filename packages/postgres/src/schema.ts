@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 
 /** bigint and numeric arrive as strings from pg; the repositories convert them. */
 type Int8 = ColumnType<string | number, number | string, number | string>;
@@ -216,3 +216,6 @@ export type VehicleRow = Selectable<VehiclesTable>;
 export type QuoteRow = Selectable<QuotesTable>;
 export type NewProductRow = Insertable<ProductsTable>;
 export type ProductUpdate = Updateable<ProductsTable>;
+
+/** What a repository runs on: the pool, or the transaction of a unit of work. */
+export type Executor = Kysely<Database> | Transaction<Database>;

@@ -1,9 +1,8 @@
 import { bookingContract, idempotencyStoreContract } from '@garage/domain/testing';
 import { sql } from 'kysely';
 import t from 'tap';
-import { makeBookingTx } from '../src/booking-tx.js';
 import { makeIdempotencyStore } from '../src/idempotency-store.js';
-import { makeAppointmentRepository } from '../src/repositories/index.js';
+import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
 import { insertGarage, insertIntegration, webhookBackends } from './webhooks-fixtures.js';
 
 // The suites the in-memory fakes pass too (packages/domain/test/booking-contract.test.ts and
@@ -39,8 +38,8 @@ for (const backend of webhookBackends) {
         const garageId = await insertGarage(db);
         const otherGarageId = await insertGarage(db);
         return {
-          appointments: makeAppointmentRepository(db),
-          bookingTx: makeBookingTx(db),
+          uow: makeUnitOfWork(db),
+          appointments: makeRepositories(db).appointments,
           garageId,
           integrationId: (await insertIntegration(db, garageId, { webhookUrl: null })).id,
           otherIntegrationId: (await insertIntegration(db, garageId, { webhookUrl: null })).id,

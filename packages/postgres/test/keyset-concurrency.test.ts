@@ -1,8 +1,8 @@
 import t from 'tap';
 import type { Product } from '@garage/domain';
-import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
+import { makeUnitOfWork } from '../src/repositories/index.js';
 import { createTestDatabase } from '../src/testing.js';
-import { newGarage, productRow, sleep } from './contract/harness.js';
+import { eachCallCommitted, newGarage, productRow, sleep } from './contract/harness.js';
 
 /**
  * Real Postgres only: on PGlite every transaction already runs alone. The race this guards against is a writer that
@@ -12,7 +12,7 @@ import { newGarage, productRow, sleep } from './contract/harness.js';
 t.test('a catalog write that commits late still sorts after everything a reader could have seen', async (t) => {
   const database = await createTestDatabase('pgkeyset');
   t.teardown(() => database.drop());
-  const repos = makeRepositories(database.handle.db);
+  const repos = eachCallCommitted(makeUnitOfWork(database.handle.db));
   const garage = await newGarage(repos);
   const list = (after: Product | null) =>
     repos.products.list({

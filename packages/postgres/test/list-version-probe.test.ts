@@ -1,14 +1,14 @@
 import t from 'tap';
 import type { ListName } from '@garage/domain';
-import { makeRepositories } from '../src/repositories/index.js';
+import { makeUnitOfWork } from '../src/repositories/index.js';
 import { makeListVersionProbe } from '../src/repositories/list-version-probe.js';
-import { backends, newGarage, productRow, sleep, vehicleRow } from './contract/harness.js';
+import { backends, eachCallCommitted, newGarage, productRow, sleep, vehicleRow } from './contract/harness.js';
 
 for (const backend of backends) {
   t.test(backend.name, async (t) => {
     const { handle, drop } = await backend.open();
     t.teardown(drop);
-    const repos = makeRepositories(handle.db);
+    const repos = eachCallCommitted(makeUnitOfWork(handle.db));
     const probe = makeListVersionProbe(handle.db);
     const version = async (list: ListName, garageId: string) => (await probe.versions(list, [garageId])).get(garageId);
 

@@ -66,5 +66,5 @@ export default fp(
       request.garageId = apiKey === undefined ? await resolve() : await throttled(request, reply, resolve);
     });
   },
-  { name: 'auth', dependencies: ['composition-root', 'rate-limits'] },
+  { name: 'auth', dependencies: ['use-cases', 'rate-limits'] },
 );

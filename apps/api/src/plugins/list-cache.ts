@@ -164,5 +164,5 @@ export default fp(
     app.addHook('onResponse', release);
     app.addHook('onRequestAbort', release);
   },
-  { name: 'list-cache', dependencies: ['http-conventions', 'composition-root'] },
+  { name: 'list-cache', dependencies: ['http-conventions', 'use-cases'] },
 );

@@ -63,5 +63,5 @@ export default fp(
       errorResponseBuilder: (_request, { after }) => new DomainError('RATE_LIMITED', `Too many requests; retry in ${after}`),
     });
   },
-  { name: 'rate-limits', dependencies: ['composition-root'] },
+  { name: 'rate-limits', dependencies: ['redis'] },
 );

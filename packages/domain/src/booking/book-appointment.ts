@@ -1,11 +1,11 @@
 import type { Appointment, AppointmentCustomer, AppointmentVehicle } from '../entities/appointment.js';
-import type { Garage } from '../entities/garage.js';
 import { InvalidReferenceError, NotFoundError, SlotFullError, ValidationError } from '../errors.js';
-import type { ProductRepository } from '../ports/catalog-repository.port.js';
 import type { Clock } from '../ports/clock.port.js';
-import type { GarageRepository } from '../ports/garage-repository.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { CONTACT_LIMITS, checkContact } from '../services/contact.js';
+import { isUuid } from '../services/uuid.js';
 import { Checker, isRecord } from '../services/validate.js';
-import type { BookingTransaction, BookingTx } from './booking-transaction.port.js';
+import { appointmentCreatedEvent } from './appointment-created.js';
 import { remainingCapacity, slotOccupancy } from './occupancy.js';
 import { makeSlotModel } from './slot-model.js';
 
@@ -29,9 +29,9 @@ export const MAX_PRODUCTS_PER_APPOINTMENT = 100;
  * document) states the same numbers and patterns as the rule that enforces them.
  */
 export const APPOINTMENT_FIELD_LIMITS = {
-  customerName: 120,
-  email: { max: 254, pattern: /^[^\s@]+@[^\s@]+$/ },
-  phone: { max: 32, pattern: /^\+?[0-9][0-9 ().-]*$/ },
+  customerName: CONTACT_LIMITS.name,
+  email: CONTACT_LIMITS.email,
+  phone: CONTACT_LIMITS.phone,
   plate: 32,
   make: 100,
   model: 100,
@@ -43,7 +43,6 @@ export const APPOINTMENT_FIELD_LIMITS = {
 } as const;
 
 const L = APPOINTMENT_FIELD_LIMITS;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const present = (value: unknown) => value !== undefined && value !== null;
 
@@ -53,13 +52,7 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
   if (!isRecord(customer)) {
     check.fail('/customer', 'is required');
   } else {
-    if (typeof customer.name === 'string' && customer.name.trim() === '') check.fail('/customer/name', 'must not be blank');
-    else check.string('/customer/name', customer.name, { max: L.customerName });
-    check.string('/customer/email', customer.email, { optional: true, max: L.email.max });
-    if (typeof customer.email === 'string' && !L.email.pattern.test(customer.email)) check.fail('/customer/email', 'must be an email address');
-    check.string('/customer/phone', customer.phone, { optional: true, max: L.phone.max });
-    if (typeof customer.phone === 'string' && !L.phone.pattern.test(customer.phone)) check.fail('/customer/phone', 'must be a phone number');
-    if (!present(customer.email) && !present(customer.phone)) check.fail('/customer', 'must have an email or a phone');
+    checkContact(check, customer, { at: '/customer', missingAt: '/customer' });
   }
   const vehicle: unknown = cmd.vehicle;
   if (present(vehicle)) {
@@ -79,7 +72,7 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
       check.fail('/productIds', `must be an array of at most ${MAX_PRODUCTS_PER_APPOINTMENT} product ids`);
     } else {
       productIds.forEach((id: unknown, i) => {
-        if (typeof id !== 'string' || !UUID.test(id)) check.fail(`/productIds/${i}`, 'must be a UUID');
+        if (typeof id !== 'string' || !isUuid(id)) check.fail(`/productIds/${i}`, 'must be a UUID');
       });
     }
   }
@@ -90,50 +83,38 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
 /**
  * Books an appointment (CONTRACT.md §4.1). Order of the answers: 400 `VALIDATION_FAILED` (every field problem at
  * once), 400 `INVALID_REFERENCE`, 409 `DATES_UNAVAILABLE`, then under the booking lock 409 `SLOT_FULL` and 409
- * `DUPLICATE` (from the repository). `onBooked` runs inside the same transaction, after the insert: the place for
- * the `appointment.created` outbox event, which commits or rolls back with the appointment. It gets the garage as
- * read for this booking, so that the event can state local times without another query under the lock.
+ * `DUPLICATE` (from the repository). One transaction: the reads, the lock of the appointment's garage and local date,
+ * the insert and its `appointment.created` event commit together or not at all.
  */
 export const makeBookAppointment =
-  <Tx extends BookingTransaction>({
-    garages,
-    products,
-    bookingTx,
-    clock,
-    onBooked,
-  }: {
-    garages: Pick<GarageRepository, 'findById' | 'listClosures'>;
-    products: Pick<ProductRepository, 'findExistingIds'>;
-    bookingTx: BookingTx<Tx>;
-    clock: Clock;
-    onBooked?: (tx: Tx, appointment: Appointment, garage: Garage) => Promise<void>;
-  }) =>
-  async (cmd: BookAppointmentCommand): Promise<Appointment> => {
-    const { garageId, integrationId } = cmd.principal;
-    const garage = await garages.findById(garageId);
-    if (!garage) throw new NotFoundError('Garage not found');
-    const settings = garage.booking;
-    const model = makeSlotModel(settings, clock.now());
+  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
+  async (cmd: BookAppointmentCommand): Promise<Appointment> =>
+    uow.run(async (tx) => {
+      const { garageId, integrationId } = cmd.principal;
+      const garage = await tx.garages.findById(garageId);
+      if (!garage) throw new NotFoundError('Garage not found');
+      const settings = garage.booking;
+      const model = makeSlotModel(settings, clock.now());
 
-    const check = new Checker();
-    const candidate = model.parse(cmd, check);
-    checkFields(cmd, check);
-    if (candidate === null || check.details.length > 0) throw new ValidationError('Invalid appointment', check.details);
+      const check = new Checker();
+      const candidate = model.parse(cmd, check);
+      checkFields(cmd, check);
+      if (candidate === null || check.details.length > 0) throw new ValidationError('Invalid appointment', check.details);
 
-    const requested = cmd.productIds ?? [];
-    const productIds = [...new Set(requested)];
-    if (productIds.length > 0) {
-      const existing = new Set(await products.findExistingIds(garageId, productIds));
-      const unknown = requested.flatMap((id, i) =>
-        existing.has(id) ? [] : [{ path: `/productIds/${i}`, message: `${id} is not a product of this garage` }],
-      );
-      if (unknown.length > 0) throw new InvalidReferenceError('Unknown product', unknown);
-    }
+      const requested = cmd.productIds ?? [];
+      const productIds = [...new Set(requested)];
+      if (productIds.length > 0) {
+        const existing = new Set(await tx.products.findExistingIds(garageId, productIds));
+        const unknown = requested.flatMap((id, i) =>
+          existing.has(id) ? [] : [{ path: `/productIds/${i}`, message: `${id} is not a product of this garage` }],
+        );
+        if (unknown.length > 0) throw new InvalidReferenceError('Unknown product', unknown);
+      }
 
-    const localDate = model.localDateOf(candidate.start);
-    const interval = model.resolve(candidate, await garages.listClosures(garageId, localDate, localDate));
+      const localDate = model.localDateOf(candidate.start);
+      const interval = model.resolve(candidate, await tx.garages.listClosures(garageId, localDate, localDate));
 
-    return bookingTx.run({ garageId, localDate: interval.localDate }, async (tx) => {
+      await tx.bookingLocks.acquire({ garageId, localDate: interval.localDate });
       const last = interval.slots[interval.slots.length - 1] ?? interval.start;
       const booked = await tx.appointments.listOverlapping(
         garageId,
@@ -167,7 +148,6 @@ export const makeBookAppointment =
         notes: cmd.notes ?? null,
         externalRef: cmd.externalRef ?? null,
       });
-      await onBooked?.(tx, appointment, garage);
+      await tx.outbox.enqueue(appointmentCreatedEvent(appointment, settings.timezone));
       return appointment;
     });
-  };

@@ -2,7 +2,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { GarageRepository } from '../ports/garage-repository.port.js';
 import { Checker } from '../services/validate.js';
-import type { AppointmentRepository } from './appointment-repository.port.js';
+import type { AppointmentReader } from './appointment-repository.port.js';
 import { remainingCapacity, slotOccupancy } from './occupancy.js';
 import { addCalendarDays, checkBookingDuration, checkLocalDate, makeSlotModel } from './slot-model.js';
 
@@ -37,7 +37,7 @@ export const makeListAvailability =
     clock,
   }: {
     garages: Pick<GarageRepository, 'findById' | 'listClosures'>;
-    appointments: Pick<AppointmentRepository, 'listOverlapping'>;
+    appointments: AppointmentReader;
     clock: Clock;
   }) =>
   async (q: AvailabilityQuery): Promise<AvailableStart[]> => {

@@ -1,5 +1,6 @@
 import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from '../errors.js';
 import type { Clock } from '../ports/clock.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import type { IdempotencyStore, StoredResponse } from './idempotency-store.port.js';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
@@ -31,7 +32,9 @@ export const checkIdempotencyKey = (key: unknown): key is string =>
 
 /**
  * The Idempotency-Key rules of CONTRACT.md §4.1 around one request handler `run`:
- * - first use: runs it and stores its response, unless 429 or 5xx, whose key is released for a retry;
+ * - first use: runs it inside a unit of work and stores its response in that same transaction, so the record commits
+ *   with the change it records (the use case's own `uow.run` joins it): a process that dies at any moment leaves
+ *   either both or neither. A 429 or 5xx response is not stored; its key is released for a retry;
  * - `run` throws: `toResponse` (the transport's own error mapping) says which response the error becomes; a
  *   storable one is stored and the error rethrown so the transport answers as usual; an unmapped error (null) or
  *   a 429/5xx releases the key and is rethrown;
@@ -43,12 +46,14 @@ export const checkIdempotencyKey = (key: unknown): key is string =>
 export const makeIdempotent =
   ({
     store,
+    uow,
     clock,
     toResponse,
     ttlMs = IDEMPOTENCY_TTL_MS,
     leaseMs = IDEMPOTENCY_LEASE_MS,
   }: {
     store: IdempotencyStore;
+    uow: UnitOfWork;
     clock: Clock;
     toResponse: (err: unknown) => StoredResponse | null;
     ttlMs?: number;
@@ -75,15 +80,18 @@ export const makeIdempotent =
 
     let response: StoredResponse;
     try {
-      response = await run();
+      response = await uow.run(async (tx) => {
+        const result = await run();
+        if (isStorable(result.status)) await tx.idempotencyRecords.complete(scope, key, result);
+        return result;
+      });
     } catch (err) {
       const mapped = toResponse(err);
       if (mapped !== null && isStorable(mapped.status)) await store.complete(scope, key, mapped);
       else await releaseQuietly(store, scope, key);
       throw err;
     }
-    if (isStorable(response.status)) await store.complete(scope, key, response);
-    else await store.release(scope, key);
+    if (!isStorable(response.status)) await store.release(scope, key);
     return { ...response, replayed: false };
   };
 

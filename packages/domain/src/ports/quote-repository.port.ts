@@ -18,10 +18,14 @@ export interface QuoteDecision {
   reason: string | null;
 }
 
-export interface QuoteRepository {
-  /** Allocates the garage's next quote number. */
-  create(input: NewQuote): Promise<Quote>;
+export interface QuoteReader {
   findByTokenHash(tokenHash: string): Promise<Quote | null>;
+}
+
+/** Reads and writes; only a unit of work hands it out, because numbering locks the garage's quotes. */
+export interface QuoteRepository extends QuoteReader {
+  /** Allocates the garage's next quote number, under a lock held until the transaction ends. */
+  create(input: NewQuote): Promise<Quote>;
   /**
    * Records the decision only if the quote is still pending and not expired at `decision.at`;
    * returns whether this call made the decision (exactly one concurrent caller gets true).

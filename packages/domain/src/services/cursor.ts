@@ -1,14 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ValidationError } from '../errors.js';
 import type { KeysetPosition } from '../ports/pagination.js';
+import { isUuid } from './uuid.js';
 
 export interface CursorCodec {
   /** `scope` binds the cursor to one garage, list and filter set; a cursor replayed elsewhere is rejected. */
   encode(scope: string, position: KeysetPosition): string;
   decode(scope: string, cursor: string): KeysetPosition;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const invalid = () => new ValidationError('Invalid cursor', [{ path: '/cursor', message: 'must be a nextCursor value returned by this list' }]);
 
@@ -39,7 +38,7 @@ export const makeCursorCodec = (secrets: Buffer | readonly Buffer[]): CursorCode
       if (![signing, ...former].some(signedBy)) throw invalid();
       const [millis, id] = Buffer.from(payload, 'base64url').toString('utf8').split('.');
       const time = Number(millis);
-      if (!Number.isSafeInteger(time) || !id || !UUID.test(id)) throw invalid();
+      if (!Number.isSafeInteger(time) || !id || !isUuid(id)) throw invalid();
       return { sortValue: new Date(time), id };
     },
   };

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
-import type { AppointmentRepository, NewAppointment } from '../booking/appointment-repository.port.js';
-import type { BookingTx } from '../booking/booking-transaction.port.js';
+import type { AppointmentReader, NewAppointment } from '../booking/appointment-repository.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { isUuid } from '../services/uuid.js';
 import type { PortContractCase } from './idempotency-store.contract.js';
 
 /** What the booking contract needs: the ports over an empty appointments table, and rows they may reference. */
 export interface BookingFixture {
-  appointments: AppointmentRepository;
-  bookingTx: BookingTx;
+  uow: UnitOfWork;
+  /** Reads outside any transaction. */
+  appointments: AppointmentReader;
   garageId: string;
   integrationId: string;
   /** Another integration of the same garage. */
@@ -21,7 +23,6 @@ export interface BookingFixture {
 }
 
 const at = (hhmm: string) => new Date(`2030-01-07T${hhmm}:00Z`);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const newAppointment = (f: BookingFixture, over: Partial<NewAppointment> = {}): NewAppointment => ({
@@ -38,10 +39,13 @@ const newAppointment = (f: BookingFixture, over: Partial<NewAppointment> = {}): 
   ...over,
 });
 
+/** One appointment, created in a transaction of its own (creation is only reachable inside one). */
+const create = (f: BookingFixture, input: NewAppointment) => f.uow.run((tx) => tx.appointments.create(input));
+
 const rejectsWith = (promise: Promise<unknown>, code: string) => assert.rejects(promise, (err: { code?: string }) => err.code === code);
 
 /**
- * The contract of `AppointmentRepository` and `BookingTx` (see their ports). The domain tests run it against the
+ * The contract of `AppointmentRepository`, `BookingLocks` and `UnitOfWork` (see their ports). The domain tests run it against the
  * in-memory fake; the Postgres adapter's tests run it against the real tables, one fresh fixture per case.
  */
 export const bookingContract = (setup: () => Promise<BookingFixture>): PortContractCase[] => [
@@ -50,8 +54,8 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     run: async () => {
       const f = await setup();
       const input = newAppointment(f, { productIds: f.productIds.slice(0, 2), externalRef: 'order-1' });
-      const created = await f.appointments.create(input);
-      assert.match(created.id, UUID);
+      const created = await create(f, input);
+      assert.ok(isUuid(created.id));
       assert.ok(created.createdAt instanceof Date && !Number.isNaN(created.createdAt.getTime()));
       const { id: _id, createdAt: _createdAt, ...stored } = created;
       assert.deepEqual({ ...stored, productIds: [...stored.productIds].sort() }, { ...input, productIds: [...input.productIds].sort() });
@@ -61,8 +65,8 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     name: 'listOverlapping returns the intervals of the garage that overlap [from, to), touching ones excluded',
     run: async () => {
       const f = await setup();
-      await f.appointments.create(newAppointment(f));
-      await f.appointments.create(
+      await create(f, newAppointment(f));
+      await create(f, 
         newAppointment(f, { garageId: f.otherGarageId, integrationId: f.otherGarageIntegrationId }),
       );
       const list = (from: string, to: string) => f.appointments.listOverlapping(f.garageId, at(from), at(to));
@@ -77,8 +81,8 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     name: 'listOverlapping counts appointments of every integration of the garage',
     run: async () => {
       const f = await setup();
-      await f.appointments.create(newAppointment(f));
-      await f.appointments.create(newAppointment(f, { integrationId: f.otherIntegrationId }));
+      await create(f, newAppointment(f));
+      await create(f, newAppointment(f, { integrationId: f.otherIntegrationId }));
       assert.equal((await f.appointments.listOverlapping(f.garageId, at('10:30'), at('11:00'))).length, 2);
     },
   },
@@ -86,11 +90,11 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     name: 'an externalRef is unique per integration: DUPLICATE for the same one, fine for another or when null',
     run: async () => {
       const f = await setup();
-      await f.appointments.create(newAppointment(f, { externalRef: 'order-1' }));
-      await rejectsWith(f.appointments.create(newAppointment(f, { externalRef: 'order-1' })), 'DUPLICATE');
-      await f.appointments.create(newAppointment(f, { externalRef: 'order-1', integrationId: f.otherIntegrationId }));
-      await f.appointments.create(newAppointment(f));
-      await f.appointments.create(newAppointment(f));
+      await create(f, newAppointment(f, { externalRef: 'order-1' }));
+      await rejectsWith(create(f, newAppointment(f, { externalRef: 'order-1' })), 'DUPLICATE');
+      await create(f, newAppointment(f, { externalRef: 'order-1', integrationId: f.otherIntegrationId }));
+      await create(f, newAppointment(f));
+      await create(f, newAppointment(f));
       assert.equal((await f.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00'))).length, 4);
     },
   },
@@ -99,7 +103,7 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     run: async () => {
       const f = await setup();
       const productIds = [f.productIds[0] as string, f.foreignProductId];
-      await rejectsWith(f.appointments.create(newAppointment(f, { productIds })), 'INVALID_REFERENCE');
+      await rejectsWith(create(f, newAppointment(f, { productIds })), 'INVALID_REFERENCE');
       assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00')), []);
     },
   },
@@ -108,7 +112,8 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     run: async () => {
       const f = await setup();
       const key = { garageId: f.garageId, localDate: '2030-01-07' };
-      const seen = await f.bookingTx.run(key, async (tx) => {
+      const seen = await f.uow.run(async (tx) => {
+        await tx.bookingLocks.acquire(key);
         await tx.appointments.create(newAppointment(f));
         return (await tx.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00'))).length;
       });
@@ -122,7 +127,8 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       const f = await setup();
       const boom = new Error('boom');
       await assert.rejects(
-        f.bookingTx.run({ garageId: f.garageId, localDate: '2030-01-07' }, async (tx) => {
+        f.uow.run(async (tx) => {
+          await tx.bookingLocks.acquire({ garageId: f.garageId, localDate: '2030-01-07' });
           await tx.appointments.create(newAppointment(f));
           throw boom;
         }),
@@ -135,9 +141,9 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     name: 'a DUPLICATE inside a transaction rolls back its earlier writes',
     run: async () => {
       const f = await setup();
-      await f.appointments.create(newAppointment(f, { externalRef: 'order-1', startsAt: at('08:00'), endsAt: at('09:00') }));
+      await create(f, newAppointment(f, { externalRef: 'order-1', startsAt: at('08:00'), endsAt: at('09:00') }));
       await rejectsWith(
-        f.bookingTx.run({ garageId: f.garageId, localDate: '2030-01-07' }, async (tx) => {
+        f.uow.run(async (tx) => {
           await tx.appointments.create(newAppointment(f));
           await tx.appointments.create(newAppointment(f, { externalRef: 'order-1' }));
         }),
@@ -147,7 +153,7 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     },
   },
   {
-    name: 'runs with the same key execute one at a time and each sees the commits of the ones before',
+    name: 'transactions holding the same booking lock execute one at a time and each sees the commits of the ones before',
     run: async () => {
       const f = await setup();
       const key = { garageId: f.garageId, localDate: '2030-01-07' };
@@ -155,7 +161,8 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       let maxActive = 0;
       const seen = await Promise.all(
         Array.from({ length: 6 }, () =>
-          f.bookingTx.run(key, async (tx) => {
+          f.uow.run(async (tx) => {
+            await tx.bookingLocks.acquire(key);
             active += 1;
             maxActive = Math.max(maxActive, active);
             const before = (await tx.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00'))).length;
@@ -168,6 +175,21 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       );
       assert.equal(maxActive, 1);
       assert.deepEqual([...seen].sort(), [0, 1, 2, 3, 4, 5]);
+    },
+  },
+  {
+    name: 'a run inside the work of another joins its transaction: the outer rollback undoes the inner writes',
+    run: async () => {
+      const f = await setup();
+      const boom = new Error('boom');
+      await assert.rejects(
+        f.uow.run(async () => {
+          await create(f, newAppointment(f));
+          throw boom;
+        }),
+        (err) => err === boom,
+      );
+      assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00')), []);
     },
   },
 ];

@@ -27,13 +27,13 @@ export interface AdminDeps {
 
 /** The operator's use-cases (CLI, embedded demo seeding), wired from ports only. */
 export const makeAdminUseCases = ({ repos, uow, secretBox, clock, deliveries }: AdminDeps) => {
-  const { garages, integrations, quotes } = repos;
+  const { garages, integrations } = repos;
   const createGarage = makeCreateGarage({ garages });
   const createIntegration = makeCreateIntegration({ garages, integrations, secretBox });
   const importProducts = makeImportProducts({ garages, uow });
   const importStock = makeImportStock({ garages, uow });
   const importVehicles = makeImportVehicles({ garages, uow });
-  const createQuote = makeCreateQuote({ garages, quotes, clock });
+  const createQuote = makeCreateQuote({ uow, clock });
   return {
     createGarage,
     closeGarage: makeCloseGarage({ garages }),

@@ -1,8 +1,7 @@
 import { lineTotalCents, type Quote, type QuoteLineInput } from '../entities/quote.js';
 import { NotFoundError } from '../errors.js';
 import type { Clock } from '../ports/clock.port.js';
-import type { GarageRepository } from '../ports/garage-repository.port.js';
-import type { QuoteRepository } from '../ports/quote-repository.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { generateToken, sha256Hex } from '../services/api-key.js';
 import { Checker } from '../services/validate.js';
 
@@ -18,15 +17,7 @@ export interface CreateQuoteCommand {
 
 /** The token is returned once; only its hash is stored. */
 export const makeCreateQuote =
-  ({
-    garages,
-    quotes,
-    clock,
-  }: {
-    garages: Pick<GarageRepository, 'findBySlug'>;
-    quotes: Pick<QuoteRepository, 'create'>;
-    clock: Clock;
-  }) =>
+  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
   async (cmd: CreateQuoteCommand): Promise<{ quote: Quote; token: string }> => {
     const check = new Checker();
     check.string('/customerName', cmd.customerName, { max: 120 });
@@ -39,18 +30,20 @@ export const makeCreateQuote =
     });
     if (cmd.expiresAt !== undefined && Number.isNaN(cmd.expiresAt.getTime())) check.fail('/expiresAt', 'must be a valid time');
     check.throwIfAny('Invalid quote');
-    const garage = await garages.findBySlug(cmd.garageSlug);
-    if (!garage) throw new NotFoundError(`Garage ${cmd.garageSlug} not found`);
-    const lines = cmd.lines.map((line) => ({ ...line, totalCents: lineTotalCents(line) }));
-    const token = generateToken();
-    const quote = await quotes.create({
-      garageId: garage.id,
-      customerName: cmd.customerName,
-      lines,
-      totalCents: lines.reduce((sum, l) => sum + l.totalCents, 0),
-      currency: garage.currency,
-      expiresAt: cmd.expiresAt ?? new Date(clock.now().getTime() + DEFAULT_VALIDITY_DAYS * 86_400_000),
-      tokenHash: sha256Hex(token),
+    return uow.run(async (tx) => {
+      const garage = await tx.garages.findBySlug(cmd.garageSlug);
+      if (!garage) throw new NotFoundError(`Garage ${cmd.garageSlug} not found`);
+      const lines = cmd.lines.map((line) => ({ ...line, totalCents: lineTotalCents(line) }));
+      const token = generateToken();
+      const quote = await tx.quotes.create({
+        garageId: garage.id,
+        customerName: cmd.customerName,
+        lines,
+        totalCents: lines.reduce((sum, l) => sum + l.totalCents, 0),
+        currency: garage.currency,
+        expiresAt: cmd.expiresAt ?? new Date(clock.now().getTime() + DEFAULT_VALIDITY_DAYS * 86_400_000),
+        tokenHash: sha256Hex(token),
+      });
+      return { quote, token };
     });
-    return { quote, token };
   };

@@ -1,7 +1,7 @@
 import { publicQuoteStatus, type Quote, type QuoteStatus } from '../entities/quote.js';
 import { NotFoundError, QuoteAlreadyProcessedError, QuoteExpiredError } from '../errors.js';
 import type { Clock } from '../ports/clock.port.js';
-import type { QuoteRepository } from '../ports/quote-repository.port.js';
+import type { QuoteReader } from '../ports/quote-repository.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { sha256Hex } from '../services/api-key.js';
 import { Checker } from '../services/validate.js';
@@ -9,14 +9,14 @@ import { Checker } from '../services/validate.js';
 /** What the customer's quote page sees: no internal ids, and `expired` derived from `expiresAt`. */
 export type PublicQuote = Omit<Quote, 'id' | 'garageId' | 'status'> & { status: QuoteStatus };
 
-const findByToken = async (quotes: Pick<QuoteRepository, 'findByTokenHash'>, token: string): Promise<Quote> => {
+const findByToken = async (quotes: QuoteReader, token: string): Promise<Quote> => {
   const quote = await quotes.findByTokenHash(sha256Hex(token));
   if (!quote) throw new NotFoundError('Quote not found');
   return quote;
 };
 
 export const makeGetQuote =
-  ({ quotes, clock }: { quotes: Pick<QuoteRepository, 'findByTokenHash'>; clock: Clock }) =>
+  ({ quotes, clock }: { quotes: QuoteReader; clock: Clock }) =>
   async (token: string): Promise<PublicQuote> => {
     const quote = await findByToken(quotes, token);
     return {
@@ -47,7 +47,7 @@ const refusal = (quote: Quote, now: Date) =>
  * in the same transaction as the decision.
  */
 export const makeDecideQuote =
-  ({ quotes, uow, clock }: { quotes: Pick<QuoteRepository, 'findByTokenHash'>; uow: UnitOfWork; clock: Clock }) =>
+  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
   async (token: string, cmd: QuoteDecisionCommand): Promise<{ status: 'accepted' | 'refused' }> => {
     const check = new Checker();
     if (cmd.decision === 'accept') {
@@ -57,11 +57,11 @@ export const makeDecideQuote =
       check.string('/reason', cmd.reason, { optional: true, min: 0, max: QUOTE_DECISION_LIMITS.reason });
     }
     check.throwIfAny('Invalid decision');
-    const quote = await findByToken(quotes, token);
-    const now = clock.now();
-    if (publicQuoteStatus(quote, now) !== 'pending') throw refusal(quote, now);
     const status = cmd.decision === 'accept' ? 'accepted' : 'refused';
     return uow.run(async (tx) => {
+      const quote = await findByToken(tx.quotes, token);
+      const now = clock.now();
+      if (publicQuoteStatus(quote, now) !== 'pending') throw refusal(quote, now);
       const won = await tx.quotes.decide(quote.id, {
         status,
         at: now,

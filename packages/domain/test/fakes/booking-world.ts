@@ -4,14 +4,13 @@ import {
   makeInMemoryBooking,
   makeListAvailability,
   parseWeeklyHours,
-  type Appointment,
   type BookAppointmentCommand,
   type BookingSettings,
-  type BookingTransaction,
   type Closure,
   type Garage,
   type GarageRepository,
-  type ProductRepository,
+  type Outbox,
+  type ProductReader,
 } from '../support.js';
 
 export const GARAGE_ID = '11111111-1111-4111-8111-111111111111';
@@ -35,7 +34,8 @@ export interface WorldOptions {
   booking?: Partial<Omit<BookingSettings, 'weeklyHours'>>;
   closures?: { from: string; to: string }[];
   withoutLock?: boolean;
-  onBooked?: (tx: BookingTransaction, appointment: Appointment, garage: Garage) => Promise<void>;
+  /** Replaces the recording outbox (to make writing the event fail). */
+  outbox?: Outbox;
 }
 
 /** Fakes of the garage and product repositories: only what the booking use-cases read. */
@@ -45,7 +45,7 @@ const fakeGarages = (garage: Garage, closures: Closure[]): Pick<GarageRepository
     closures.filter((c) => c.garageId === garageId && c.from <= to && c.to >= from),
 });
 
-const fakeProducts = (known: string[]): Pick<ProductRepository, 'findExistingIds'> => ({
+const fakeProducts = (known: string[]): Pick<ProductReader, 'findExistingIds'> => ({
   findExistingIds: async (garageId, ids) => (garageId === GARAGE_ID ? ids.filter((id) => known.includes(id)) : []),
 });
 
@@ -66,19 +66,14 @@ export const bookingWorld = (options: WorldOptions = {}) => {
   };
   const closures = (options.closures ?? []).map((c, i) => ({ id: `closure-${i}`, garageId: GARAGE_ID, reason: null, ...c }));
   const products = [PRODUCT_A, PRODUCT_B];
+  const garages = fakeGarages(garage, closures);
   const store = makeInMemoryBooking({
     clock,
     productExists: (_garageId, id) => products.includes(id),
     withoutLock: options.withoutLock ?? false,
+    others: { garages, products: fakeProducts(products), ...(options.outbox ? { outbox: options.outbox } : {}) },
   });
-  const garages = fakeGarages(garage, closures);
-  const bookUseCase = makeBookAppointment({
-    garages,
-    products: fakeProducts(products),
-    bookingTx: store.bookingTx,
-    clock,
-    ...(options.onBooked ? { onBooked: options.onBooked } : {}),
-  });
+  const bookUseCase = makeBookAppointment({ uow: store.uow, clock });
   const book = (cmd: Partial<BookAppointmentCommand> & { startsAt: string }) =>
     bookUseCase({
       principal: { integrationId: INTEGRATION_ID, garageId: GARAGE_ID },

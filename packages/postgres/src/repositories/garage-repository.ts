@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Closure, Garage, GarageRepository, WeeklyHours } from '@garage/domain';
-import { InvalidReferenceError } from '@garage/domain';
-import type { GarageClosuresTable, GarageRow } from '../schema.js';
-import { isUuid, type Executor } from './executor.js';
+import { InvalidReferenceError, isUuid } from '@garage/domain';
+import type { GarageClosuresTable, GarageRow, Executor } from '../schema.js';
 
 const toGarage = (row: GarageRow): Garage => ({
   id: row.id,

@@ -1,7 +1,6 @@
 import type { Integration, IntegrationRepository, SyncToggle } from '@garage/domain';
-import { InvalidReferenceError } from '@garage/domain';
-import type { IntegrationRow } from '../schema.js';
-import { isUuid, type Executor } from './executor.js';
+import { InvalidReferenceError, isUuid } from '@garage/domain';
+import type { IntegrationRow, Executor } from '../schema.js';
 
 /** The columns an `Integration` is made of: the key hash and the secret's ciphertext never leave this file. */
 const COLUMNS = [

@@ -1,6 +1,6 @@
 import type { Lead, LeadRepository } from '@garage/domain';
-import { InvalidReferenceError } from '@garage/domain';
-import { isUuid, type Executor } from './executor.js';
+import { InvalidReferenceError, isUuid } from '@garage/domain';
+import type { Executor } from '../schema.js';
 
 export const makeLeadRepository = (db: Executor): LeadRepository => ({
   async create(input) {

@@ -1,7 +1,8 @@
 import type { ListName, ListVersionProbe } from '@garage/domain';
 import { sql } from 'kysely';
 import { withErrorMapping } from '../errors.js';
-import { isUuid, type Executor } from './executor.js';
+import { isUuid } from '@garage/domain';
+import type { Executor } from '../schema.js';
 
 const TABLE = { products: 'products', stock: 'stock', vehicles: 'vehicles' } as const satisfies Record<ListName, string>;
 

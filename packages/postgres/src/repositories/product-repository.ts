@@ -1,9 +1,10 @@
-import type { Product, ProductImportRow, ProductRepository } from '@garage/domain';
-import { InvalidReferenceError } from '@garage/domain';
+import type { Product, ProductImportRow, ProductReader, ProductRepository } from '@garage/domain';
+import { InvalidReferenceError, isUuid } from '@garage/domain';
 import { sql, type Transaction } from 'kysely';
-import type { Database, NewProductRow, ProductRow } from '../schema.js';
-import { catalogWriteTime } from './catalog-clock.js';
-import { chunks, inTransaction, isUuid, lastByKey, toNumber, type Executor } from './executor.js';
+import type { Database, NewProductRow, ProductRow, Executor } from '../schema.js';
+import { catalogWriteTime } from './clocks.js';
+import { chunks, lastByKey } from './batches.js';
+import { toNumber } from './numbers.js';
 import { upsertChanges } from './upsert.js';
 
 const COLUMNS = [
@@ -73,7 +74,7 @@ const upsertChunk = async (trx: Transaction<Database>, garageId: string, rows: N
   return ids;
 };
 
-export const makeProductRepository = (db: Executor): ProductRepository => ({
+export const makeProductReader = (db: Executor): ProductReader => ({
   async list(q) {
     if (!isUuid(q.garageId)) return [];
     let query = db.selectFrom('products').select(COLUMNS).where('garage_id', '=', q.garageId);
@@ -89,19 +90,6 @@ export const makeProductRepository = (db: Executor): ProductRepository => ({
     return rows.map(toProduct);
   },
 
-  upsertMany: (garageId, rows, defaultCurrency) =>
-    inTransaction(db, async (trx) => {
-      if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
-      const ids: Record<string, string> = {};
-      if (rows.length === 0) return ids;
-      const at = await catalogWriteTime(trx, garageId);
-      for (const chunk of chunks(lastByKey(rows, (r) => r.sku))) {
-        const saved = await upsertChunk(trx, garageId, chunk.map((r) => toRow(garageId, r, defaultCurrency, at)), at);
-        for (const { id, sku } of saved) ids[sku] = id;
-      }
-      return ids;
-    }),
-
   async findExistingIds(garageId, ids) {
     const candidates = ids.filter(isUuid);
     if (!isUuid(garageId) || candidates.length === 0) return [];
@@ -112,5 +100,22 @@ export const makeProductRepository = (db: Executor): ProductRepository => ({
       .where('id', 'in', candidates)
       .execute();
     return rows.map((r) => r.id);
+  },
+});
+
+/** Reads and writes, bound to a transaction only: the writes span statements and must commit together. */
+export const makeProductRepository = (trx: Transaction<Database>): ProductRepository => ({
+  ...makeProductReader(trx),
+
+  async upsertMany(garageId, rows, defaultCurrency) {
+    if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
+    const ids: Record<string, string> = {};
+    if (rows.length === 0) return ids;
+    const at = await catalogWriteTime(trx, garageId);
+    for (const chunk of chunks(lastByKey(rows, (r) => r.sku))) {
+      const saved = await upsertChunk(trx, garageId, chunk.map((r) => toRow(garageId, r, defaultCurrency, at)), at);
+      for (const { id, sku } of saved) ids[sku] = id;
+    }
+    return ids;
   },
 });

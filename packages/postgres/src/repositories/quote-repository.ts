@@ -1,8 +1,9 @@
-import type { Quote, QuoteRepository, StoredQuoteStatus } from '@garage/domain';
-import { InvalidReferenceError } from '@garage/domain';
+import type { Quote, QuoteReader, QuoteRepository, StoredQuoteStatus } from '@garage/domain';
+import { InvalidReferenceError, isUuid } from '@garage/domain';
 import { sql, type Transaction } from 'kysely';
-import type { Database, QuoteRow } from '../schema.js';
-import { inTransaction, isUuid, lockForGarage, toNumber, type Executor } from './executor.js';
+import type { Database, QuoteRow, Executor } from '../schema.js';
+import { lockForGarage } from './locks.js';
+import { toNumber } from './numbers.js';
 
 const COLUMNS = [
   'id', 'garage_id', 'number', 'status', 'customer_name', 'lines', 'total_cents', 'currency', 'expires_at',
@@ -43,38 +44,42 @@ const nextNumber = async (trx: Transaction<Database>, garageId: string): Promise
   return `${prefix}${String((last ?? 0) + 1).padStart(4, '0')}`;
 };
 
-export const makeQuoteRepository = (db: Executor): QuoteRepository => ({
-  create: (input) =>
-    inTransaction(db, async (trx) => {
-      if (!isUuid(input.garageId)) throw new InvalidReferenceError('Unknown garage');
-      await lockForGarage(trx, 'quote-number', input.garageId);
-      const row = await trx
-        .insertInto('quotes')
-        .values({
-          garage_id: input.garageId,
-          number: await nextNumber(trx, input.garageId),
-          token_hash: input.tokenHash,
-          customer_name: input.customerName,
-          lines: JSON.stringify(input.lines),
-          total_cents: input.totalCents,
-          currency: input.currency,
-          expires_at: input.expiresAt,
-        })
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
-      return toQuote(row);
-    }),
-
+export const makeQuoteReader = (db: Executor): QuoteReader => ({
   async findByTokenHash(tokenHash) {
     const row = await db.selectFrom('quotes').select(COLUMNS).where('token_hash', '=', tokenHash).executeTakeFirst();
     return row ? toQuote(row) : null;
+  },
+});
+
+/** Reads and writes, bound to a transaction only: numbering holds the garage's quote lock until commit. */
+export const makeQuoteRepository = (trx: Transaction<Database>): QuoteRepository => ({
+  ...makeQuoteReader(trx),
+
+  async create(input) {
+    if (!isUuid(input.garageId)) throw new InvalidReferenceError('Unknown garage');
+    await lockForGarage(trx, 'quote-number', input.garageId);
+    const row = await trx
+      .insertInto('quotes')
+      .values({
+        garage_id: input.garageId,
+        number: await nextNumber(trx, input.garageId),
+        token_hash: input.tokenHash,
+        customer_name: input.customerName,
+        lines: JSON.stringify(input.lines),
+        total_cents: input.totalCents,
+        currency: input.currency,
+        expires_at: input.expiresAt,
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    return toQuote(row);
   },
 
   async decide(quoteId, decision) {
     if (!isUuid(quoteId)) return false;
     // One conditional statement: the row lock makes concurrent deciders queue, and every one after the first
     // re-checks `status = 'pending'` against the committed decision and updates nothing.
-    const result = await db
+    const result = await trx
       .updateTable('quotes')
       .set({
         status: decision.status,

@@ -1,7 +1,9 @@
-import type { StockItem, StockRepository } from '@garage/domain';
-import { InvalidReferenceError } from '@garage/domain';
-import { catalogWriteTime } from './catalog-clock.js';
-import { chunks, inTransaction, isUuid, lastByKey, type Executor } from './executor.js';
+import type { StockItem, StockReader, StockRepository } from '@garage/domain';
+import type { Transaction } from 'kysely';
+import { InvalidReferenceError, isUuid } from '@garage/domain';
+import { catalogWriteTime } from './clocks.js';
+import { chunks, lastByKey } from './batches.js';
+import type { Database, Executor } from '../schema.js';
 
 /** Product ids for `skus`, validated before any write so that an import with an unknown sku writes nothing. */
 const resolveSkus = async (db: Executor, garageId: string, skus: string[]): Promise<Map<string, string>> => {
@@ -22,7 +24,7 @@ const resolveSkus = async (db: Executor, garageId: string, skus: string[]): Prom
   return found;
 };
 
-export const makeStockRepository = (db: Executor): StockRepository => ({
+export const makeStockReader = (db: Executor): StockReader => ({
   async list(q) {
     if (!isUuid(q.garageId)) return [];
     let query = db
@@ -47,35 +49,39 @@ export const makeStockRepository = (db: Executor): StockRepository => ({
       (r): StockItem => ({ productId: r.product_id, sku: r.sku, quantity: r.quantity, updatedAt: r.updated_at }),
     );
   },
+});
 
-  setQuantities: (garageId, rows) =>
-    inTransaction(db, async (trx) => {
-      if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
-      const productIds = await resolveSkus(trx, garageId, rows.map((r) => r.sku));
-      if (rows.length === 0) return {};
-      const at = await catalogWriteTime(trx, garageId);
-      const values = lastByKey(rows, (r) => r.sku).map((r) => ({
-        product_id: productIds.get(r.sku) as string,
-        garage_id: garageId,
-        quantity: r.quantity,
-        updated_at: at,
-      }));
-      for (const chunk of chunks(values)) {
-        await trx
-          .insertInto('stock')
-          .values(chunk)
-          .onConflict((oc) =>
-            oc
-              .column('product_id')
-              .doUpdateSet((eb) => ({
-                quantity: eb.ref('excluded.quantity'),
-                updated_at: eb.ref('excluded.updated_at'),
-              }))
-              // Unchanged quantities keep their updated_at so that connectors do not resync them.
-              .where((eb) => eb('stock.quantity', '<>', eb.ref('excluded.quantity'))),
-          )
-          .execute();
-      }
-      return Object.fromEntries(productIds);
-    }),
+/** Reads and writes, bound to a transaction only: the writes span statements and must commit together. */
+export const makeStockRepository = (trx: Transaction<Database>): StockRepository => ({
+  ...makeStockReader(trx),
+
+  async setQuantities(garageId, rows) {
+    if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
+    const productIds = await resolveSkus(trx, garageId, rows.map((r) => r.sku));
+    if (rows.length === 0) return {};
+    const at = await catalogWriteTime(trx, garageId);
+    const values = lastByKey(rows, (r) => r.sku).map((r) => ({
+      product_id: productIds.get(r.sku) as string,
+      garage_id: garageId,
+      quantity: r.quantity,
+      updated_at: at,
+    }));
+    for (const chunk of chunks(values)) {
+      await trx
+        .insertInto('stock')
+        .values(chunk)
+        .onConflict((oc) =>
+          oc
+            .column('product_id')
+            .doUpdateSet((eb) => ({
+              quantity: eb.ref('excluded.quantity'),
+              updated_at: eb.ref('excluded.updated_at'),
+            }))
+            // Unchanged quantities keep their updated_at so that connectors do not resync them.
+            .where((eb) => eb('stock.quantity', '<>', eb.ref('excluded.quantity'))),
+        )
+        .execute();
+    }
+    return Object.fromEntries(productIds);
+  },
 });

@@ -1,8 +1,10 @@
-import type { Fuel, Gearbox, Vehicle, VehicleImportRow, VehicleRepository, VehicleStatus } from '@garage/domain';
-import { InvalidReferenceError } from '@garage/domain';
-import { sql, type Insertable } from 'kysely';
-import type { VehicleRow, VehiclesTable } from '../schema.js';
-import { chunks, inTransaction, isUuid, lastByKey, nowMs, toNumber, type Executor } from './executor.js';
+import type { Fuel, Gearbox, Vehicle, VehicleImportRow, VehicleReader, VehicleRepository, VehicleStatus } from '@garage/domain';
+import { InvalidReferenceError, isUuid } from '@garage/domain';
+import { sql, type Insertable, type Transaction } from 'kysely';
+import type { Database, Executor, VehicleRow, VehiclesTable } from '../schema.js';
+import { chunks, lastByKey } from './batches.js';
+import { nowMs } from './clocks.js';
+import { toNumber } from './numbers.js';
 import { upsertChanges } from './upsert.js';
 
 const COLUMNS = [
@@ -55,7 +57,7 @@ const toRow = (garageId: string, row: VehicleImportRow, defaultCurrency: string)
   status: row.status ?? 'available',
 });
 
-export const makeVehicleRepository = (db: Executor): VehicleRepository => ({
+export const makeVehicleReader = (db: Executor): VehicleReader => ({
   async list(q) {
     if (!isUuid(q.garageId)) return [];
     let query = db
@@ -83,32 +85,36 @@ export const makeVehicleRepository = (db: Executor): VehicleRepository => ({
     const row = await query.executeTakeFirst();
     return row ? { ...toVehicle(row), garageId: row.garage_id } : null;
   },
+});
 
-  upsertMany: (garageId, rows, defaultCurrency) =>
-    inTransaction(db, async (trx) => {
-      if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
-      const { set, changed } = upsertChanges('vehicles', IMPORTED);
-      const ids: Record<string, string> = {};
-      for (const chunk of chunks(lastByKey(rows, (r) => r.reference))) {
-        await trx
-          .insertInto('vehicles')
-          .values(chunk.map((r) => toRow(garageId, r, defaultCurrency)))
-          // published_at is left alone: it is the fleet's sort key and must not move when a vehicle is edited.
-          .onConflict((oc) =>
-            oc
-              .columns(['garage_id', 'reference'])
-              .doUpdateSet({ ...set, updated_at: nowMs })
-              .where(changed),
-          )
-          .execute();
-        const saved = await trx
-          .selectFrom('vehicles')
-          .select(['id', 'reference'])
-          .where('garage_id', '=', garageId)
-          .where('reference', 'in', chunk.map((r) => r.reference))
-          .execute();
-        for (const { id, reference } of saved) ids[reference] = id;
-      }
-      return ids;
-    }),
+/** Reads and writes, bound to a transaction only: the writes span statements and must commit together. */
+export const makeVehicleRepository = (trx: Transaction<Database>): VehicleRepository => ({
+  ...makeVehicleReader(trx),
+
+  async upsertMany(garageId, rows, defaultCurrency) {
+    if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
+    const { set, changed } = upsertChanges('vehicles', IMPORTED);
+    const ids: Record<string, string> = {};
+    for (const chunk of chunks(lastByKey(rows, (r) => r.reference))) {
+      await trx
+        .insertInto('vehicles')
+        .values(chunk.map((r) => toRow(garageId, r, defaultCurrency)))
+        // published_at is left alone: it is the fleet's sort key and must not move when a vehicle is edited.
+        .onConflict((oc) =>
+          oc
+            .columns(['garage_id', 'reference'])
+            .doUpdateSet({ ...set, updated_at: nowMs })
+            .where(changed),
+        )
+        .execute();
+      const saved = await trx
+        .selectFrom('vehicles')
+        .select(['id', 'reference'])
+        .where('garage_id', '=', garageId)
+        .where('reference', 'in', chunk.map((r) => r.reference))
+        .execute();
+      for (const { id, reference } of saved) ids[reference] = id;
+    }
+    return ids;
+  },
 });

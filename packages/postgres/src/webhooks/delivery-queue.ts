@@ -5,10 +5,11 @@ import {
   type DeliveryQueue,
   type DeliveryStatus,
   type WebhookEventType,
+  isUuid,
 } from '@garage/domain';
 import { sql, type Kysely } from 'kysely';
 import { withErrorMapping } from '../errors.js';
-import { isUuid, nowMs } from '../repositories/executor.js';
+import { nowMs } from '../repositories/clocks.js';
 import type { Database } from '../schema.js';
 
 const asEventType = (value: string): WebhookEventType => {

@@ -1,7 +1,7 @@
 import { audienceOf, type Outbox } from '@garage/domain';
 import { sql } from 'kysely';
 import { withErrorMapping } from '../errors.js';
-import type { Executor } from '../repositories/executor.js';
+import type { Executor } from '../schema.js';
 
 const TOGGLE_COLUMN = { appointments: 'sync_appointments', catalog: 'sync_catalog', stock: 'sync_stock' } as const;
 

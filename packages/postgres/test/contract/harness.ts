@@ -8,6 +8,8 @@ import {
   type KeysetPosition,
   type ProductImportRow,
   type Repositories,
+  type Transaction,
+  type UnitOfWork,
   type VehicleImportRow,
 } from '@garage/domain';
 import { connectPglite, type DatabaseHandle } from '../../src/db.js';
@@ -44,9 +46,32 @@ export const backends: Backend[] = [
 export interface ContractContext {
   backend: Backend['name'];
   handle: DatabaseHandle;
-  repos: Repositories;
-  uow: ReturnType<typeof makeUnitOfWork>;
+  /** Every repository method, each call in a transaction of its own: what a test needs to arrange and inspect. */
+  repos: Transaction;
+  /** The pool-bound repositories, as use cases read outside a transaction. */
+  reads: Repositories;
+  uow: UnitOfWork;
 }
+
+/** Each call `repos.x.m(...)` runs as `uow.run((tx) => tx.x.m(...))`. */
+export const eachCallCommitted = (uow: UnitOfWork): Transaction =>
+  new Proxy({} as Transaction, {
+    get: (_target, member) =>
+      new Proxy(
+        {},
+        {
+          get:
+            (_inner, method) =>
+            (...args: unknown[]) =>
+              uow.run((tx) => {
+                const repository = tx[member as keyof Transaction] as unknown as Record<string | symbol, (...a: unknown[]) => Promise<unknown>>;
+                const call = repository[method];
+                if (!call) throw new Error(`${String(member)}.${String(method)} does not exist`);
+                return call(...args);
+              }),
+        },
+      ),
+  });
 
 /** A contract suite: written once per port, proven against every backend. */
 export type Contract = (t: Tap, ctx: ContractContext) => void;
@@ -60,12 +85,13 @@ export const runContract = (contract: Contract): void => {
     t.test(backend.name, async (t) => {
       const { handle, drop } = await backend.open();
       t.teardown(drop);
-      contract(t, { backend: backend.name, handle, repos: makeRepositories(handle.db), uow: makeUnitOfWork(handle.db) });
+      const uow = makeUnitOfWork(handle.db);
+      contract(t, { backend: backend.name, handle, repos: eachCallCommitted(uow), reads: makeRepositories(handle.db), uow });
     });
   }
 };
 
-export const newGarage = (repos: Repositories, currency = 'EUR'): Promise<Garage> =>
+export const newGarage = (repos: Pick<Repositories, 'garages'>, currency = 'EUR'): Promise<Garage> =>
   repos.garages.create({
     slug: `g-${randomUUID()}`,
     name: 'Garage under test',

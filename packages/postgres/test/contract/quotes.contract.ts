@@ -1,11 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { NewQuote, QuoteDecision, Repositories } from '@garage/domain';
+import type { NewQuote, QuoteDecision, Transaction } from '@garage/domain';
 import { newGarage, type Contract } from './harness.js';
 
 const DAY = 86_400_000;
 const lines = [{ label: 'Brake pads', quantity: 1.5, unitPriceCents: 5490, vatRate: 20, totalCents: 9882 }];
 
-const newQuote = (repos: Repositories, garageId: string, extra: Partial<NewQuote> = {}) =>
+const newQuote = (repos: Transaction, garageId: string, extra: Partial<NewQuote> = {}) =>
   repos.quotes.create({
     garageId,
     customerName: 'Jeanne Martin',

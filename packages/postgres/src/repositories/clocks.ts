@@ -1,6 +1,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../schema.js';
-import { lockForGarage } from './executor.js';
+import { lockForGarage } from './locks.js';
+
+/** The database clock at millisecond precision, so that keyset cursors built from it compare exactly. */
+export const nowMs = sql<Date>`date_trunc('milliseconds', now())`;
 
 /**
  * The `updated_at` for one catalog write (products and stock) of a garage, taken under a per-garage lock held until

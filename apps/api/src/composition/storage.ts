@@ -1,0 +1,37 @@
+import { migrateToLatest, openStorage, type Storage } from '@garage/postgres';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The database named by the configuration (embedded PGlite when there is none) and the encryption keys. */
+    storage: Storage;
+  }
+}
+
+/**
+ * Opens the database, migrates it when configured to, and closes it when the app closes, after in-flight requests
+ * (hooks run in reverse order of registration, so everything registered later stops before the database does).
+ */
+export default fp(
+  async (app: FastifyInstance, { config }: { config: Config }) => {
+    const storage = await openStorage({
+      databaseUrl: config.databaseUrl ?? undefined,
+      pgliteDir: config.pgliteDir,
+      encryptionKey: config.encryptionKey ?? undefined,
+      previousEncryptionKeys: config.previousEncryptionKeys,
+      logger: { warn: (msg) => app.log.warn(msg) },
+    });
+    app.addHook('onClose', () => storage.handle.close());
+    if (storage.handle.pool) app.metrics.observePool(storage.handle.pool);
+    app.readiness.add('database', () => storage.handle.ping());
+
+    if (config.migrateOnStart) {
+      const migrated = await migrateToLatest(storage.handle.db);
+      if (migrated.length > 0) app.log.info({ migrated }, 'database migrated');
+    }
+    app.decorate('storage', storage);
+  },
+  { name: 'storage', dependencies: ['readiness', 'metrics'] },
+);

@@ -1,0 +1,85 @@
+import {
+  cacheKeyLookup,
+  makeAuthenticate,
+  makeBookAppointment,
+  makeCursorCodec,
+  makeDecideQuote,
+  makeGetQuote,
+  makeGetVehicle,
+  makeIdempotent,
+  makeListAvailability,
+  makeListProducts,
+  makeListStock,
+  makeListVehicles,
+  makeResolveFleetGarage,
+  makeSubmitLead,
+  systemClock,
+  type Clock,
+} from '@garage/domain';
+import { deriveSubkey, makeIdempotencyStore, makeListVersionProbe, makeRepositories, makeUnitOfWork, type Storage } from '@garage/postgres';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { toHttpError } from '../plugins/error-handler.js';
+
+/**
+ * How long a key lookup is trusted on one instance. Revoking or rotating a key must take effect everywhere within
+ * 5 s (CONTRACT.md §6); 2 s leaves room for clock skew and a slow query.
+ */
+export const KEY_CACHE_TTL_MS = 2000;
+
+export interface UseCaseOptions {
+  /** Tests move time without waiting. */
+  clock?: Clock;
+  keyCacheTtlMs?: number;
+}
+
+/** The use cases the routes call, over the adapters of `storage`. Later features add theirs here. */
+const makeApiUseCases = (storage: Storage, { clock, keyCacheTtlMs, log }: Required<UseCaseOptions> & { log: FastifyBaseLogger }) => {
+  const { db } = storage.handle;
+  const repos = makeRepositories(db);
+  const uow = makeUnitOfWork(db);
+  // One per encryption key, the active key's first (see `makeCursorCodec`).
+  const cursors = makeCursorCodec(storage.encryptionKeys.map((key) => deriveSubkey([key], 'cursor')));
+  const authenticate = makeAuthenticate({
+    findByKeyHash: cacheKeyLookup((hash) => repos.integrations.findActiveByKeyHash(hash), { ttlMs: keyCacheTtlMs, clock }),
+    integrations: repos.integrations,
+    clock,
+    onTouchError: (err) => log.warn({ err }, 'could not record the last use of an API key'),
+  });
+  return {
+    authenticate,
+    resolveFleetGarage: makeResolveFleetGarage({
+      authenticate,
+      // A slug always names the same garage; a garage created after a 404 is found within the same window as a key.
+      garages: { findBySlug: cacheKeyLookup((slug) => repos.garages.findBySlug(slug), { ttlMs: keyCacheTtlMs, clock }) },
+    }),
+    listProducts: makeListProducts({ products: repos.products, cursors }),
+    listStock: makeListStock({ stock: repos.stock, cursors }),
+    listVehicles: makeListVehicles({ vehicles: repos.vehicles, cursors }),
+    getVehicle: makeGetVehicle({ vehicles: repos.vehicles }),
+    submitLead: makeSubmitLead({ uow }),
+    getQuote: makeGetQuote({ quotes: repos.quotes, clock }),
+    decideQuote: makeDecideQuote({ uow, clock }),
+    bookAppointment: makeBookAppointment({ uow, clock }),
+    listAvailability: makeListAvailability({ garages: repos.garages, appointments: repos.appointments, clock }),
+    // The error handler's own mapping decides which thrown errors become stored responses.
+    runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError }),
+  };
+};
+
+export type ApiUseCases = ReturnType<typeof makeApiUseCases>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    useCases: ApiUseCases;
+  }
+}
+
+/** Decorates the instance with the use cases the routes call, and the version probe of the list cache. */
+export default fp(
+  async (app: FastifyInstance, { clock = systemClock, keyCacheTtlMs = KEY_CACHE_TTL_MS }: UseCaseOptions) => {
+    app.decorate('useCases', makeApiUseCases(app.storage, { clock, keyCacheTtlMs, log: app.log }));
+    app.decorate('listVersionProbe', makeListVersionProbe(app.storage.handle.db));
+  },
+  { name: 'use-cases', dependencies: ['storage'] },
+);

@@ -1,0 +1,22 @@
+/** The unit a booking locks: a booking lies on one local date of one garage, so only that date's bookings compete. */
+export interface BookingLockKey {
+  garageId: string;
+  /** The garage's local date `YYYY-MM-DD` of the appointment. */
+  localDate: string;
+}
+
+/**
+ * The booking lock (CONTRACT.md §4.1: "concurrent requests never overbook"), reachable only from a unit of work's
+ * transaction, so that it cannot be taken where nothing would release it. The adapter must guarantee:
+ *
+ * - Mutual exclusion: two transactions holding the lock of the same `garageId` and `localDate` never overlap; the
+ *   second waits in `acquire` until the first commits or rolls back. Locking the whole garage (ignoring `localDate`)
+ *   is allowed and also correct; the in-memory fake locks per `(garageId, localDate)`, the weakest guarantee allowed.
+ * - Fresh reads: every read after `acquire` returns sees every appointment committed by a transaction that held the
+ *   lock before (Postgres: READ COMMITTED, `pg_advisory_xact_lock`).
+ * - Release at commit or rollback, never before.
+ */
+export interface BookingLocks {
+  acquire(key: BookingLockKey): Promise<void>;
+}
+
