@@ -1,5 +1,5 @@
-import type { AdminUseCases } from '@garage/domain';
-import { makeAdminUseCasesOn, parseEncryptionKey, type Db } from '@garage/postgres';
+import { parseEncryptionKey, type AdminUseCases } from '@garage/domain';
+import { makeAdminUseCasesOn, type Db } from '@garage/postgres';
 import { ENCRYPTION_KEY } from './helper.js';
 
 /** The operator's use-cases on a database of the test's own (as `build` gives for its fresh database). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { makeSecretBox, type EncryptedSecret } from '@garage/domain';
-import { parseEncryptionKey } from '@garage/postgres';
+import { parseEncryptionKey } from '@garage/domain';
 import { cliFails, cliJson, runCli } from './helpers/cli.js';
 import { cliDatabase } from './helpers/database.js';
 

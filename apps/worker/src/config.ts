@@ -1,5 +1,5 @@
 import { parseRetrySchedule, type EncryptionKey, type RetrySchedule } from '@garage/domain';
-import { parseEncryptionKey } from '@garage/postgres';
+import { parseEncryptionKey } from '@garage/domain';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateWebhookSecret, makeSecretBox, type EncryptionKey } from '@garage/domain';
-import { parseEncryptionKey, type Db } from '@garage/postgres';
+import { parseEncryptionKey } from '@garage/domain';
+import type { Db } from '@garage/postgres';
 
 export interface ReceivedRequest {
   method: string;

@@ -19,6 +19,7 @@ export * from './ports/outbox.port.js';
 export * from './ports/list-version.port.js';
 export * from './services/api-key.js';
 export * from './services/secret-box.js';
+export * from './services/encryption-key.js';
 export * from './services/cursor.js';
 export * from './services/key-cache.js';
 export * from './services/opening-hours.js';

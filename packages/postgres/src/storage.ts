@@ -1,7 +1,7 @@
-import { createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { EncryptionKey } from '@garage/domain';
+import { ENCRYPTION_KEY_BYTES, parseEncryptionKey, type EncryptionKey } from '@garage/domain';
 import { connectPglite, connectPostgres, type DatabaseHandle } from './db.js';
 
 export interface StorageOptions {
@@ -24,29 +24,6 @@ export interface Storage {
   dataDir?: string;
 }
 
-const KEY_BYTES = 32;
-
-/**
- * Parses a base64 key of exactly 32 bytes. Its id is derived from the key itself, so that it is the same on every
- * instance and after a restart without being configured separately.
- */
-export const parseEncryptionKey = (value: string, name: string): EncryptionKey => {
-  const text = value.trim();
-  const key = Buffer.from(text, 'base64');
-  // Node's decoder skips invalid characters silently; a re-encoding that differs means the text was not base64.
-  if (key.length !== KEY_BYTES || key.toString('base64').replace(/=+$/, '') !== text.replace(/=+$/, '')) {
-    throw new Error(`${name} must be base64 of exactly ${KEY_BYTES} bytes (generate one: openssl rand -base64 32)`);
-  }
-  return { id: createHash('sha256').update(key).digest('hex').slice(0, 8), key };
-};
-
-/** A key derived from the active encryption key for one purpose (e.g. signing cursors), never the key itself. */
-export const deriveSubkey = (keys: EncryptionKey[], purpose: string): Buffer => {
-  const [active] = keys;
-  if (!active) throw new Error('deriveSubkey needs at least one encryption key');
-  return Buffer.from(hkdfSync('sha256', active.key, Buffer.alloc(0), purpose, KEY_BYTES));
-};
-
 /**
  * The key of an embedded installation without ENCRYPTION_KEY: generated once next to the data directory and read
  * back on later starts, so that webhook secrets stay decryptable. The exclusive create makes two processes starting
@@ -54,7 +31,7 @@ export const deriveSubkey = (keys: EncryptionKey[], purpose: string): Buffer => 
  */
 const embeddedKey = async (pgliteDir: string, logger: StorageOptions['logger']): Promise<EncryptionKey> => {
   const file = join(dirname(pgliteDir), 'encryption.key');
-  const generated = randomBytes(KEY_BYTES).toString('base64');
+  const generated = randomBytes(ENCRYPTION_KEY_BYTES).toString('base64');
   try {
     await writeFile(file, `${generated}\n`, { flag: 'wx', mode: 0o600 });
     logger.warn(`ENCRYPTION_KEY is not set: generated one in ${file}; set ENCRYPTION_KEY to manage it yourself`);

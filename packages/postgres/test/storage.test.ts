@@ -5,7 +5,8 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { makeSecretBox } from '@garage/domain';
-import { deriveSubkey, openStorage, parseEncryptionKey } from '../src/storage.js';
+import { deriveSubkey, parseEncryptionKey } from '@garage/domain';
+import { openStorage } from '../src/storage.js';
 
 const newKey = () => randomBytes(32).toString('base64');
 const keyId = (base64: string) => createHash('sha256').update(Buffer.from(base64, 'base64')).digest('hex').slice(0, 8);

@@ -1,5 +1,6 @@
 import {
   cacheKeyLookup,
+  deriveSubkey,
   makeAuthenticate,
   makeBookAppointment,
   makeCursorCodec,
@@ -16,7 +17,7 @@ import {
   systemClock,
   type Clock,
 } from '@garage/domain';
-import { deriveSubkey, makeIdempotencyStore, makeListVersionProbe, makeRepositories, makeUnitOfWork, type Storage } from '@garage/postgres';
+import { makeIdempotencyStore, makeListVersionProbe, makeRepositories, makeUnitOfWork, type Storage } from '@garage/postgres';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { toHttpError } from '../plugins/error-handler.js';

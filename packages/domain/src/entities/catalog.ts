@@ -33,6 +33,9 @@ export interface ProductImportRow {
   active?: boolean;
 }
 
+/** What an imported product gets for a field it leaves out (its currency defaults to the garage's). */
+export const PRODUCT_DEFAULTS = { vatRate: 20, unit: 'piece', active: true } as const;
+
 export interface StockImportRow {
   sku: string;
   quantity: number;

@@ -1,12 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { EncryptedSecret } from '../entities/integration.js';
-
-export interface EncryptionKey {
-  /** Stored next to each ciphertext so that keys can rotate. */
-  id: string;
-  /** 32 bytes. */
-  key: Buffer;
-}
+import { ENCRYPTION_KEY_BYTES, type EncryptionKey } from './encryption-key.js';
 
 export interface SecretBox {
   /** The id of the key `encrypt` uses; secrets stored under another id are due for re-encryption. */
@@ -23,7 +17,7 @@ export const makeSecretBox = (keys: EncryptionKey[]): SecretBox => {
   const [active] = keys;
   if (!active) throw new Error('makeSecretBox needs at least one key');
   for (const k of keys) {
-    if (k.key.length !== 32) throw new Error(`encryption key ${k.id} must be 32 bytes`);
+    if (k.key.length !== ENCRYPTION_KEY_BYTES) throw new Error(`encryption key ${k.id} must be ${ENCRYPTION_KEY_BYTES} bytes`);
   }
   return {
     activeKeyId: active.id,

@@ -1,5 +1,5 @@
 import type { Product, ProductImportRow, ProductReader, ProductRepository } from '@garage/domain';
-import { InvalidReferenceError, isUuid } from '@garage/domain';
+import { InvalidReferenceError, isUuid, PRODUCT_DEFAULTS } from '@garage/domain';
 import { sql, type Transaction } from 'kysely';
 import type { Database, NewProductRow, ProductRow, Executor } from '../schema.js';
 import { catalogWriteTime } from './clocks.js';
@@ -40,9 +40,9 @@ const toRow = (garageId: string, row: ProductImportRow, defaultCurrency: string,
   brand: row.brand ?? null,
   price_cents: row.priceCents,
   currency: row.currency ?? defaultCurrency,
-  vat_rate: row.vatRate ?? 20,
-  unit: row.unit ?? 'piece',
-  active: row.active ?? true,
+  vat_rate: row.vatRate ?? PRODUCT_DEFAULTS.vatRate,
+  unit: row.unit ?? PRODUCT_DEFAULTS.unit,
+  active: row.active ?? PRODUCT_DEFAULTS.active,
   updated_at: at,
 });
 
