@@ -249,9 +249,9 @@ t.test('POST /api/public/appointments (CONTRACT.md §4.1)', async (t) => {
     t.equal(events.length, 1);
     const [event] = events;
     t.equal(event?.type, 'appointment.created');
-    const stored = await db.handle.db.selectFrom('appointments').select('created_at').where('id', '=', id).executeTakeFirstOrThrow();
-    t.same(event?.payload, {
+    t.match(event?.payload, {
       id,
+      status: 'booked',
       startsAt: '2026-12-04T14:30:00+01:00',
       endsAt: '2026-12-04T16:00:00+01:00',
       durationMinutes: 90,
@@ -260,8 +260,10 @@ t.test('POST /api/public/appointments (CONTRACT.md §4.1)', async (t) => {
       productIds: [garage.products['B-2']],
       notes: null,
       externalRef: 'order-webhook',
-      createdAt: stored.created_at.toISOString(),
+      integrationId: garage.shop.id,
     });
+    const read = await app.inject({ method: 'GET', url: `/api/public/appointments/${id}`, headers: { 'x-api-key': garage.shop.key } });
+    t.same(event?.payload, read.json().data, 'the event carries the appointment object of §4.6, as GET returns it');
     const deliveries = await db.handle.db
       .selectFrom('webhook_deliveries')
       .select(['integration_id', 'url', 'status'])

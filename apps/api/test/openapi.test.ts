@@ -11,6 +11,9 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
   t.same(Object.keys(doc.paths).sort(), [
     '/api/public/appointments',
     '/api/public/appointments/availability',
+    '/api/public/appointments/{appointmentId}',
+    '/api/public/appointments/{appointmentId}/cancel',
+    '/api/public/appointments/{appointmentId}/reschedule',
     '/api/public/fleet',
     '/api/public/fleet/lead',
     '/api/public/fleet/{vehicleId}',

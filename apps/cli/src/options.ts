@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import type { QuoteLineInput, SyncToggle } from '@garage/domain';
+import { isUuid, type QuoteLineInput, type SyncToggle } from '@garage/domain';
 
 /**
  * Parsers for option and argument values. They reject what is malformed as text (commander then reports a usage
@@ -58,9 +58,7 @@ export const parseTime = (value: string): Date => {
   return date;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const parseUuid = (value: string): string => {
-  if (!UUID.test(value)) throw new InvalidArgumentError('must be a UUID');
+  if (!isUuid(value)) throw new InvalidArgumentError('must be a UUID');
   return value.toLowerCase();
 };

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerAppointment } from './commands/appointment.js';
 import { registerGarage } from './commands/garage.js';
 import { registerImport } from './commands/import.js';
 import { registerIntegration } from './commands/integration.js';
@@ -34,6 +35,7 @@ const buildProgram = (env: CliEnvironment, io: Io): Command => {
   registerGarage(program, ctx);
   registerIntegration(program, ctx);
   registerImport(program, ctx);
+  registerAppointment(program, ctx);
   registerQuote(program, ctx);
   registerSeed(program, ctx);
   registerWebhook(program, ctx);

@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'QUOTE_EXPIRED'
   | 'IDEMPOTENCY_IN_PROGRESS'
   | 'IDEMPOTENCY_KEY_REUSED'
+  | 'APPOINTMENT_NOT_CHANGEABLE'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
@@ -99,6 +100,12 @@ export class IdempotencyInProgressError extends DomainError {
 export class IdempotencyKeyReusedError extends DomainError {
   constructor(message = 'This Idempotency-Key was already used with a different request') {
     super('IDEMPOTENCY_KEY_REUSED', message);
+  }
+}
+
+export class AppointmentNotChangeableError extends DomainError {
+  constructor(message = 'The appointment can no longer be changed: it is cancelled, completed, a no-show, or has started') {
+    super('APPOINTMENT_NOT_CHANGEABLE', message);
   }
 }
 

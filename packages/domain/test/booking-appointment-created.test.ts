@@ -1,5 +1,5 @@
 import t from 'tap';
-import { bookingWorld, GARAGE_ID, PRODUCT_A } from './fakes/booking-world.js';
+import { bookingWorld, GARAGE_ID, INTEGRATION_ID, PRODUCT_A } from './fakes/booking-world.js';
 
 t.test('a booking writes its appointment.created event, with local times in the offset of each instant', async (t) => {
   // 2026-10-25: Paris leaves summer time at 03:00+02:00, so 02:00 is read twice; 09:00 that day is +01:00.
@@ -29,7 +29,12 @@ t.test('a booking writes its appointment.created event, with local times in the 
         productIds: [PRODUCT_A],
         notes: null,
         externalRef: 'order-1',
-        createdAt: appointment.createdAt.toISOString(),
+        status: 'booked',
+        integrationId: INTEGRATION_ID,
+        createdAt: '2026-10-20T10:00:00+02:00',
+        updatedAt: '2026-10-20T10:00:00+02:00',
+        cancelledAt: null,
+        cancellationReason: null,
       },
     },
   ]);

@@ -110,7 +110,11 @@ export interface AppointmentsTable {
   vehicle: Json<Record<string, unknown>> | null;
   notes: string | null;
   external_ref: string | null;
+  status: Generated<string>;
   created_at: Timestamp;
+  updated_at: Timestamp;
+  cancelled_at: Date | null;
+  cancellation_reason: string | null;
 }
 
 export interface AppointmentProductsTable {

@@ -3,6 +3,10 @@ import {
   deriveSubkey,
   makeAuthenticate,
   makeBookAppointment,
+  makeCancelAppointment,
+  makeGetAppointment,
+  makeListAppointments,
+  makeRescheduleAppointment,
   makeCursorCodec,
   makeDecideQuote,
   makeGetQuote,
@@ -63,6 +67,10 @@ const makeApiUseCases = (storage: Storage, { clock, keyCacheTtlMs, log }: Requir
     decideQuote: makeDecideQuote({ uow, clock }),
     bookAppointment: makeBookAppointment({ uow, clock }),
     listAvailability: makeListAvailability({ garages: repos.garages, appointments: repos.appointments, clock }),
+    listAppointments: makeListAppointments({ garages: repos.garages, appointments: repos.appointments, cursors, clock }),
+    getAppointment: makeGetAppointment({ garages: repos.garages, appointments: repos.appointments }),
+    cancelAppointment: makeCancelAppointment({ uow, clock }),
+    rescheduleAppointment: makeRescheduleAppointment({ uow, clock }),
     // The error handler's own mapping decides which thrown errors become stored responses.
     runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError }),
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { idempotencyKeyHeaders, idempotent } from '../http/idempotency.js';
+import { acceptOptionalBodies } from '../http/optional-body.js';
 import { RATE_LIMITS } from '../plugins/rate-limits.js';
 import { errorResponses, NotModified } from '../schemas/error.js';
 import { AcceptBody, Decided, Quote, QuoteToken, RefuseBody } from '../schemas/quote.js';
@@ -15,22 +16,9 @@ const DECISION_RULES =
   'requests per 15 minutes per client IP, all tokens together (every request counts). Send an Idempotency-Key to ' +
   'make retries safe (scoped to the request path, token included; kept 24 hours).';
 
-/**
- * The quote page: read a quote, accept or refuse it, with the token of the link the customer received (no key).
- * The decision bodies are optional, so an empty body is accepted even when sent as `application/json`, which
- * Fastify's parser would otherwise reject; this scope alone parses JSON that way.
- */
+/** The quote page: read a quote, accept or refuse it, with the token of the link the customer received (no key). */
 const quoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text === '') done(null, undefined);
-    else parseJson(request, text, done);
-  });
-  app.addHook('preValidation', async (request) => {
-    if (request.method === 'POST' && request.body === undefined) request.body = {};
-  });
+  acceptOptionalBodies(app);
 
   app.get(
     '/:token',

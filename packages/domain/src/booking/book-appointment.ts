@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../ports/unit-of-work.port.js';
 import { CONTACT_LIMITS, checkContact } from '../services/contact.js';
 import { isUuid } from '../services/uuid.js';
 import { Checker, isRecord } from '../services/validate.js';
-import { appointmentCreatedEvent } from './appointment-created.js';
+import { appointmentEvent } from './appointment-view.js';
 import { remainingCapacity, slotOccupancy } from './occupancy.js';
 import { makeSlotModel } from './slot-model.js';
 
@@ -148,6 +148,6 @@ export const makeBookAppointment =
         notes: cmd.notes ?? null,
         externalRef: cmd.externalRef ?? null,
       });
-      await tx.outbox.enqueue(appointmentCreatedEvent(appointment, settings.timezone));
+      await tx.outbox.enqueue(appointmentEvent('appointment.created', appointment, settings.timezone));
       return appointment;
     });

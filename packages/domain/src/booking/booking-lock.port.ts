@@ -15,8 +15,13 @@ export interface BookingLockKey {
  * - Fresh reads: every read after `acquire` returns sees every appointment committed by a transaction that held the
  *   lock before (Postgres: READ COMMITTED, `pg_advisory_xact_lock`).
  * - Release at commit or rollback, never before.
+ * A transaction that locks two days (a reschedule) acquires them in `compareBookingLockKeys` order, so that two such
+ * transactions cannot deadlock.
  */
 export interface BookingLocks {
   acquire(key: BookingLockKey): Promise<void>;
 }
 
+/** The one order in which a transaction takes several booking locks. */
+export const compareBookingLockKeys = (a: BookingLockKey, b: BookingLockKey): number =>
+  a.garageId === b.garageId ? a.localDate.localeCompare(b.localDate) : a.garageId.localeCompare(b.garageId);

@@ -12,6 +12,10 @@ export interface AppointmentVehicle {
   mileageKm?: number | null;
 }
 
+/** `booked` on creation; the garage confirms, completes or marks a no-show; either side may cancel. */
+export const APPOINTMENT_STATUSES = ['booked', 'confirmed', 'cancelled', 'completed', 'no_show'] as const;
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+
 export interface Appointment {
   id: string;
   garageId: string;
@@ -24,5 +28,13 @@ export interface Appointment {
   productIds: string[];
   notes: string | null;
   externalRef: string | null;
+  status: AppointmentStatus;
   createdAt: Date;
+  /** Moves with every change (a status, a new time), so that a sync by `updatedSince` learns of it. */
+  updatedAt: Date;
+  cancelledAt: Date | null;
+  cancellationReason: string | null;
 }
+
+/** Only these may still change; cancelled, completed and no-show appointments are history. */
+export const OPEN_STATUSES: readonly AppointmentStatus[] = ['booked', 'confirmed'];

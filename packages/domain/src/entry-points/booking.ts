@@ -1,7 +1,20 @@
 /** Workshop appointments: booking under the capacity rule, and the availability that the same rule computes. */
-export type { Appointment, AppointmentCustomer, AppointmentVehicle } from '../entities/appointment.js';
-export type { AppointmentReader, AppointmentRepository, NewAppointment } from '../booking/appointment-repository.port.js';
-export type { BookingLockKey, BookingLocks } from '../booking/booking-lock.port.js';
+export {
+  APPOINTMENT_STATUSES,
+  OPEN_STATUSES,
+  type Appointment,
+  type AppointmentCustomer,
+  type AppointmentStatus,
+  type AppointmentVehicle,
+} from '../entities/appointment.js';
+export type {
+  AppointmentChange,
+  AppointmentListQuery,
+  AppointmentReader,
+  AppointmentRepository,
+  NewAppointment,
+} from '../booking/appointment-repository.port.js';
+export { compareBookingLockKeys, type BookingLockKey, type BookingLocks } from '../booking/booking-lock.port.js';
 export type { BookedInterval } from '../booking/occupancy.js';
 export { MAX_DURATION_MINUTES } from '../booking/slot-model.js';
 export {
@@ -16,4 +29,14 @@ export {
   type AvailabilityQuery,
   type AvailableStart,
 } from '../booking/list-availability.js';
-export { appointmentCreatedEvent } from '../booking/appointment-created.js';
+export { appointmentEvent, appointmentView, type AppointmentEventType, type AppointmentView } from '../booking/appointment-view.js';
+export { makeGetAppointment } from '../booking/get-appointment.js';
+export { makeListAppointments, makeListGarageAppointments, type ListAppointmentsQuery } from '../booking/list-appointments.js';
+export { CANCELLATION_REASON_MAX, makeCancelAppointment, type CancelAppointmentCommand } from '../booking/cancel-appointment.js';
+export { makeRescheduleAppointment, type RescheduleAppointmentCommand } from '../booking/reschedule-appointment.js';
+export {
+  GARAGE_STATUSES,
+  makeSetAppointmentStatus,
+  type GarageStatus,
+  type SetAppointmentStatusCommand,
+} from '../booking/set-appointment-status.js';

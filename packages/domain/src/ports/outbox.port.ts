@@ -1,6 +1,14 @@
 import type { SyncToggle } from '../entities/integration.js';
 
-export const WEBHOOK_EVENT_TYPES = ['appointment.created', 'quote.accepted', 'quote.refused', 'lead.created'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'appointment.created',
+  'appointment.cancelled',
+  'appointment.rescheduled',
+  'appointment.updated',
+  'quote.accepted',
+  'quote.refused',
+  'lead.created',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /**
@@ -8,7 +16,7 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
  * quote and lead events to every integration of the garage with a webhook URL.
  */
 export const audienceOf = (type: WebhookEventType): SyncToggle | null =>
-  type === 'appointment.created' ? 'appointments' : null;
+  type.startsWith('appointment.') ? 'appointments' : null;
 
 export interface OutboxEvent {
   garageId: string;

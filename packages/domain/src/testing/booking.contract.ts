@@ -57,8 +57,12 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       const created = await create(f, input);
       assert.ok(isUuid(created.id));
       assert.ok(created.createdAt instanceof Date && !Number.isNaN(created.createdAt.getTime()));
-      const { id: _id, createdAt: _createdAt, ...stored } = created;
-      assert.deepEqual({ ...stored, productIds: [...stored.productIds].sort() }, { ...input, productIds: [...input.productIds].sort() });
+      assert.equal(created.updatedAt.getTime(), created.createdAt.getTime(), 'a new appointment was last updated when created');
+      const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...stored } = created;
+      assert.deepEqual(
+        { ...stored, productIds: [...stored.productIds].sort() },
+        { ...input, productIds: [...input.productIds].sort(), status: 'booked', cancelledAt: null, cancellationReason: null },
+      );
     },
   },
   {
@@ -190,6 +194,69 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
         (err) => err === boom,
       );
       assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00')), []);
+    },
+  },
+  {
+    name: 'findById finds an appointment of the garage only; list pages by (updatedAt, id) with its filters',
+    run: async () => {
+      const f = await setup();
+      const a = await create(f, newAppointment(f, { externalRef: 'ref-a' }));
+      const b = await create(f, newAppointment(f, { startsAt: at('14:00'), endsAt: at('15:00'), integrationId: f.otherIntegrationId, externalRef: 'ref-a' }));
+      assert.equal((await f.appointments.findById(f.garageId, a.id))?.id, a.id);
+      assert.equal(await f.appointments.findById(f.otherGarageId, a.id), null);
+      const query = { garageId: f.garageId, limit: 10, after: null, updatedSince: null, startsFrom: null, startsBefore: null, status: null, externalRef: null };
+      const all = await f.appointments.list(query);
+      assert.deepEqual(all.map((x) => x.id).sort(), [a.id, b.id].sort());
+      const first = all[0] as (typeof all)[number];
+      const rest = await f.appointments.list({ ...query, after: { sortValue: first.updatedAt, id: first.id } });
+      assert.deepEqual(rest.map((x) => x.id), [all[1]?.id]);
+      assert.deepEqual((await f.appointments.list({ ...query, startsFrom: at('12:00') })).map((x) => x.id), [b.id]);
+      assert.deepEqual((await f.appointments.list({ ...query, startsBefore: at('12:00') })).map((x) => x.id), [a.id]);
+      assert.deepEqual((await f.appointments.list({ ...query, externalRef: { integrationId: f.integrationId, value: 'ref-a' } })).map((x) => x.id), [a.id]);
+      assert.deepEqual(await f.appointments.list({ ...query, status: 'cancelled' }), []);
+      assert.deepEqual(await f.appointments.list({ ...query, garageId: f.otherGarageId }), []);
+    },
+  },
+  {
+    name: 'update changes the fields given and moves updatedAt; a cancelled appointment holds no place',
+    run: async () => {
+      const f = await setup();
+      const a = await create(f, newAppointment(f));
+      await sleep(5);
+      const moved = await f.uow.run(async (tx) => {
+        const locked = await tx.appointments.findForUpdate(f.garageId, a.id);
+        assert.equal(locked?.id, a.id);
+        return tx.appointments.update(a.id, { startsAt: at('11:00'), endsAt: at('12:00') });
+      });
+      assert.deepEqual([moved.startsAt, moved.endsAt, moved.status], [at('11:00'), at('12:00'), 'booked']);
+      assert.ok(moved.updatedAt.getTime() > a.updatedAt.getTime());
+      assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('11:00'), at('12:00'), a.id), [], 'excludeId');
+      const cancelledAt = new Date('2030-01-06T09:00:00Z');
+      const cancelled = await f.uow.run((tx) => tx.appointments.update(a.id, { status: 'cancelled', cancelledAt, cancellationReason: 'ill' }));
+      assert.deepEqual([cancelled.status, cancelled.cancelledAt, cancelled.cancellationReason], ['cancelled', cancelledAt, 'ill']);
+      assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00')), []);
+      assert.equal((await f.appointments.findById(f.garageId, a.id))?.status, 'cancelled', 'still readable');
+    },
+  },
+  {
+    name: 'findForUpdate serialises the transactions that change one appointment',
+    run: async () => {
+      const f = await setup();
+      const a = await create(f, newAppointment(f));
+      const order: string[] = [];
+      await Promise.all(
+        ['first', 'second'].map((name, i) =>
+          sleep(i * 5).then(() =>
+            f.uow.run(async (tx) => {
+              await tx.appointments.findForUpdate(f.garageId, a.id);
+              order.push(`${name} in`);
+              await sleep(20);
+              order.push(`${name} out`);
+            }),
+          ),
+        ),
+      );
+      assert.deepEqual(order, ['first in', 'first out', 'second in', 'second out']);
     },
   },
 ];

@@ -2,8 +2,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Appointment } from '../entities/appointment.js';
 import { DuplicateError, InvalidReferenceError } from '../errors.js';
-import type { AppointmentReader, AppointmentRepository, NewAppointment } from '../booking/appointment-repository.port.js';
-import type { BookingLockKey } from '../booking/booking-lock.port.js';
+import type {
+  AppointmentListQuery,
+  AppointmentReader,
+  AppointmentRepository,
+  NewAppointment,
+} from '../booking/appointment-repository.port.js';
 import type { BookedInterval } from '../booking/occupancy.js';
 import { systemClock, type Clock } from '../ports/clock.port.js';
 import type { OutboxEvent } from '../ports/outbox.port.js';
@@ -49,8 +53,9 @@ const provided = <T extends object>(name: string, methods: Partial<T> = {}): T =
  * An in-memory `UnitOfWork` over appointments, with the semantics the ports document: overlap is
  * `startsAt < to && endsAt > from`; `(integrationId, externalRef)` is unique when `externalRef` is not null
  * (DUPLICATE); products must exist (INVALID_REFERENCE); a transaction's writes and events are visible to itself,
- * published on success and dropped on failure; booking locks of the same `(garageId, localDate)` are held one at a
- * time, in request order, until the holder's transaction ends; a `run` inside another joins it.
+ * published on success and dropped on failure; booking locks of the same `(garageId, localDate)`, like the row
+ * lock of `findForUpdate`, are held one at a time, in request order, until the holder's transaction ends; cancelled
+ * appointments hold no place; a `run` inside another joins it.
  */
 export const makeInMemoryBooking = ({
   clock = systemClock,
@@ -81,29 +86,60 @@ export const makeInMemoryBooking = ({
     assertUnique(visible, input);
     const unknown = input.productIds.find((id) => !productExists(input.garageId, id));
     if (unknown !== undefined) throw new InvalidReferenceError(`Product ${unknown} does not exist for this garage`);
-    return structuredClone({ ...input, id: randomUUID(), createdAt: clock.now() });
+    const now = clock.now();
+    return structuredClone({
+      ...input,
+      id: randomUUID(),
+      status: 'booked' as const,
+      createdAt: now,
+      updatedAt: now,
+      cancelledAt: null,
+      cancellationReason: null,
+    });
   };
 
+  const after = (a: Appointment, q: AppointmentListQuery) =>
+    q.after === null ||
+    a.updatedAt.getTime() > q.after.sortValue.getTime() ||
+    (a.updatedAt.getTime() === q.after.sortValue.getTime() && a.id > q.after.id);
+
   const readerOver = (view: () => readonly Appointment[]): AppointmentReader => ({
-    async listOverlapping(garageId, from, to) {
+    async listOverlapping(garageId, from, to, excludeId) {
       await tick();
-      return overlapping(view(), garageId, from, to);
+      return overlapping(
+        view().filter((a) => a.status !== 'cancelled' && a.id !== excludeId),
+        garageId,
+        from,
+        to,
+      );
+    },
+    async findById(garageId, id) {
+      await tick();
+      const found = view().find((a) => a.id === id && a.garageId === garageId);
+      return found ? structuredClone(found) : null;
+    },
+    async list(q) {
+      await tick();
+      return structuredClone(
+        view()
+          .filter(
+            (a) =>
+              a.garageId === q.garageId &&
+              after(a, q) &&
+              (q.updatedSince === null || a.updatedAt >= q.updatedSince) &&
+              (q.startsFrom === null || a.startsAt >= q.startsFrom) &&
+              (q.startsBefore === null || a.startsAt < q.startsBefore) &&
+              (q.status === null || a.status === q.status) &&
+              (q.externalRef === null || (a.integrationId === q.externalRef.integrationId && a.externalRef === q.externalRef.value)),
+          )
+          .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .slice(0, q.limit),
+      );
     },
   });
 
-  const repositoryOver = (view: () => readonly Appointment[], write: (a: Appointment) => void): AppointmentRepository => ({
-    ...readerOver(view),
-    async create(input) {
-      await tick();
-      const appointment = insert(view(), input);
-      write(appointment);
-      return structuredClone(appointment);
-    },
-  });
-
-  /** Waits for the previous holder of `key`, and returns the release of this holder. */
-  const acquire = async (key: BookingLockKey): Promise<() => void> => {
-    const name = `${key.garageId}|${key.localDate}`;
+  /** Waits for the previous holder of the lock `name`, and returns the release of this holder. */
+  const acquire = async (name: string): Promise<() => void> => {
     const previous = locks.get(name) ?? Promise.resolve();
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -118,6 +154,8 @@ export const makeInMemoryBooking = ({
 
   const transaction = async <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
     const staged: Appointment[] = [];
+    const changed = new Map<string, Appointment>();
+    const view = () => [...rows.map((a) => changed.get(a.id) ?? a), ...staged];
     const events: OutboxEvent[] = [];
     const releases: (() => void)[] = [];
     const tx: Transaction = {
@@ -130,10 +168,33 @@ export const makeInMemoryBooking = ({
       leads: provided('leads', others.leads),
       idempotencyRecords: provided('idempotencyRecords', others.idempotencyRecords),
       outbox: provided('outbox', { enqueue: async (event) => void events.push(structuredClone(event)), ...others.outbox }),
-      appointments: repositoryOver(() => [...rows, ...staged], (a) => staged.push(a)),
+      appointments: {
+        ...readerOver(view),
+        async create(input) {
+          await tick();
+          const appointment = insert(view(), input);
+          staged.push(appointment);
+          return structuredClone(appointment);
+        },
+        async findForUpdate(garageId, id) {
+          if (!withoutLock) releases.push(await acquire(`row|${id}`));
+          const found = view().find((a) => a.id === id && (garageId === null || a.garageId === garageId));
+          return found ? structuredClone(found) : null;
+        },
+        async update(id, change) {
+          await tick();
+          const current = view().find((a) => a.id === id);
+          if (!current) throw new Error(`in-memory appointments: no appointment ${id}`);
+          const next = structuredClone({ ...current, ...change, updatedAt: clock.now() });
+          const index = staged.findIndex((a) => a.id === id);
+          if (index >= 0) staged[index] = next;
+          else changed.set(id, next);
+          return structuredClone(next);
+        },
+      } satisfies AppointmentRepository,
       bookingLocks: {
         acquire: async (key) => {
-          if (!withoutLock) releases.push(await acquire(key));
+          if (!withoutLock) releases.push(await acquire(`${key.garageId}|${key.localDate}`));
         },
       },
     };
@@ -141,6 +202,7 @@ export const makeInMemoryBooking = ({
       const result = await open.run(tx, () => work(tx));
       // A unique index also sees rows committed by others meanwhile (other dates): check at commit too.
       for (const a of staged) assertUnique(rows, a);
+      for (const [id, next] of changed) rows[rows.findIndex((a) => a.id === id)] = next;
       rows.push(...staged);
       published.push(...events);
       return result;

@@ -15,6 +15,8 @@ import {
   makeRotateKey,
 } from './manage-integrations.js';
 import { makeSeedDemo } from './seed-demo.js';
+import { makeListGarageAppointments } from '../booking/list-appointments.js';
+import { makeSetAppointmentStatus } from '../booking/set-appointment-status.js';
 
 export interface AdminDeps {
   repos: Repositories;
@@ -45,6 +47,8 @@ export const makeAdminUseCases = ({ repos, uow, secretBox, clock, deliveries }: 
     importStock,
     importVehicles,
     createQuote,
+    listAppointments: makeListGarageAppointments({ garages, appointments: repos.appointments, clock }),
+    setAppointmentStatus: makeSetAppointmentStatus({ uow, clock }),
     listWebhookDeliveries: makeListWebhookDeliveries({ queue: deliveries, integrations }),
     replayWebhook: makeReplayWebhook({ queue: deliveries, clock }),
     seedDemo: makeSeedDemo({

@@ -3,12 +3,14 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-booking-and-idempotency.js';
 import * as m0003 from './0003-list-versions.js';
+import * as m0004 from './0004-appointment-lifecycle.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package carries them. */
 const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-booking-and-idempotency': m0002,
   '0003-list-versions': m0003,
+  '0004-appointment-lifecycle': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

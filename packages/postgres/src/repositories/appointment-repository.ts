@@ -1,16 +1,19 @@
 import {
   InvalidReferenceError,
+  isUuid,
   MAX_DURATION_MINUTES,
   type Appointment,
   type AppointmentReader,
   type AppointmentRepository,
+  type AppointmentStatus,
   type AppointmentVehicle,
-  isUuid,
 } from '@garage/domain';
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { AppointmentsTable, Database, Executor } from '../schema.js';
 
-const toAppointment = (row: Selectable<AppointmentsTable>, productIds: string[]): Appointment => ({
+type AppointmentRow = Selectable<AppointmentsTable>;
+
+const toAppointment = (row: AppointmentRow, productIds: string[]): Appointment => ({
   id: row.id,
   garageId: row.garage_id,
   integrationId: row.integration_id,
@@ -22,32 +25,83 @@ const toAppointment = (row: Selectable<AppointmentsTable>, productIds: string[])
   productIds,
   notes: row.notes,
   externalRef: row.external_ref,
+  status: row.status as AppointmentStatus,
   createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  cancelledAt: row.cancelled_at,
+  cancellationReason: row.cancellation_reason,
 });
 
+/** The rows with their product ids: one more query for the whole page, not one per appointment. */
+const withProducts = async (db: Executor, rows: AppointmentRow[]): Promise<Appointment[]> => {
+  if (rows.length === 0) return [];
+  const links = await db
+    .selectFrom('appointment_products')
+    .select(['appointment_id', 'product_id'])
+    .where('appointment_id', 'in', rows.map((r) => r.id))
+    .execute();
+  const products = new Map<string, string[]>();
+  for (const { appointment_id: id, product_id: productId } of links) products.set(id, [...(products.get(id) ?? []), productId]);
+  return rows.map((row) => toAppointment(row, (products.get(row.id) ?? []).sort()));
+};
+
+/**
+ * Every change moves `updated_at` past its previous value, even within one millisecond, so that a sync by
+ * `updatedSince` or a keyset page positioned on the old value sees the change.
+ */
+const nextUpdatedAt = sql<Date>`greatest(date_trunc('milliseconds', clock_timestamp()), appointments.updated_at + interval '1 millisecond')`;
+
 export const makeAppointmentReader = (db: Executor): AppointmentReader => ({
-  async listOverlapping(garageId, from, to) {
+  async listOverlapping(garageId, from, to, excludeId) {
     if (!isUuid(garageId)) return [];
-    // Lower bound on starts_at (the check constraint appointments_duration_bounded guarantees it) so that the
-    // (garage_id, starts_at) index reads a window instead of the garage's whole history.
+    // Lower bound on starts_at (the check constraint appointments_duration_bounded guarantees it) so that the partial
+    // index appointments_place_idx reads a window instead of the garage's whole history; `<> 'cancelled'` as a literal
+    // so that the planner matches the index predicate.
     const earliestStart = new Date(from.getTime() - MAX_DURATION_MINUTES * 60_000);
-    const rows = await db
+    let query = db
       .selectFrom('appointments')
       .select(['starts_at', 'ends_at'])
       .where('garage_id', '=', garageId)
+      .where('status', '<>', sql.lit('cancelled'))
       .where('starts_at', '>', earliestStart)
       .where('starts_at', '<', to)
-      .where('ends_at', '>', from)
-      .execute();
+      .where('ends_at', '>', from);
+    if (excludeId !== undefined && isUuid(excludeId)) query = query.where('id', '<>', excludeId);
+    const rows = await query.execute();
     return rows.map((row) => ({ startsAt: row.starts_at, endsAt: row.ends_at }));
+  },
+
+  async findById(garageId, id) {
+    if (!isUuid(garageId) || !isUuid(id)) return null;
+    const row = await db.selectFrom('appointments').selectAll().where('id', '=', id).where('garage_id', '=', garageId).executeTakeFirst();
+    return row ? ((await withProducts(db, [row]))[0] ?? null) : null;
+  },
+
+  async list(q) {
+    if (!isUuid(q.garageId)) return [];
+    let query = db.selectFrom('appointments').selectAll().where('garage_id', '=', q.garageId);
+    if (q.updatedSince) query = query.where('updated_at', '>=', q.updatedSince);
+    if (q.startsFrom) query = query.where('starts_at', '>=', q.startsFrom);
+    if (q.startsBefore) query = query.where('starts_at', '<', q.startsBefore);
+    if (q.status !== null) query = query.where('status', '=', q.status);
+    if (q.externalRef !== null) {
+      if (!isUuid(q.externalRef.integrationId)) return [];
+      query = query.where('integration_id', '=', q.externalRef.integrationId).where('external_ref', '=', q.externalRef.value);
+    }
+    if (q.after) {
+      const { sortValue, id } = q.after;
+      query = query.where((eb) => eb(eb.refTuple('updated_at', 'id'), '>', eb.tuple(sortValue, id)));
+    }
+    return withProducts(db, await query.orderBy('updated_at').orderBy('id').limit(q.limit).execute());
   },
 });
 
 /**
- * Appointments and their products. A product row carries the appointment's garage, and its foreign key targets
- * `products (garage_id, id)`: a product of another garage is a foreign-key violation, which the error mapping turns
- * into INVALID_REFERENCE. The `(integration_id, external_ref)` unique constraint gives DUPLICATE the same way.
- * Bound to a transaction only: the appointment and its products commit together.
+ * Appointments and their products, bound to a transaction only: an appointment and its products commit together,
+ * and `findForUpdate` holds its row lock until commit. A product row carries the appointment's garage, and its
+ * foreign key targets `products (garage_id, id)`: a product of another garage is a foreign-key violation, which the
+ * error mapping turns into INVALID_REFERENCE. The `(integration_id, external_ref)` unique constraint gives DUPLICATE
+ * the same way.
  */
 export const makeAppointmentRepository = (trx: Transaction<Database>): AppointmentRepository => ({
   ...makeAppointmentReader(trx),
@@ -79,5 +133,31 @@ export const makeAppointmentRepository = (trx: Transaction<Database>): Appointme
         .execute();
     }
     return toAppointment(row, [...input.productIds]);
+  },
+
+  async findForUpdate(garageId, id) {
+    if (!isUuid(id) || (garageId !== null && !isUuid(garageId))) return null;
+    let query = trx.selectFrom('appointments').selectAll().where('id', '=', id);
+    if (garageId !== null) query = query.where('garage_id', '=', garageId);
+    const row = await query.forUpdate().executeTakeFirst();
+    return row ? ((await withProducts(trx, [row]))[0] ?? null) : null;
+  },
+
+  async update(id, change) {
+    const row = await trx
+      .updateTable('appointments')
+      .set({
+        ...(change.status === undefined ? {} : { status: change.status }),
+        ...(change.startsAt === undefined ? {} : { starts_at: change.startsAt }),
+        ...(change.endsAt === undefined ? {} : { ends_at: change.endsAt }),
+        ...(change.durationMinutes === undefined ? {} : { duration_minutes: change.durationMinutes }),
+        ...(change.cancelledAt === undefined ? {} : { cancelled_at: change.cancelledAt }),
+        ...(change.cancellationReason === undefined ? {} : { cancellation_reason: change.cancellationReason }),
+        updated_at: nextUpdatedAt,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return (await withProducts(trx, [row]))[0] as Appointment;
   },
 });

@@ -1,0 +1,68 @@
+import type { Appointment, AppointmentStatus } from '../entities/appointment.js';
+import type { OutboxEvent, WebhookEventType } from '../ports/outbox.port.js';
+import { toLocalRfc3339 } from './slot-model.js';
+
+/** The appointment object of CONTRACT.md §4.6, as the API answers it and webhook events carry it. */
+export interface AppointmentView {
+  id: string;
+  status: AppointmentStatus;
+  startsAt: string;
+  endsAt: string;
+  durationMinutes: number;
+  customer: { name: string; email: string | null; phone: string | null };
+  vehicle: { plate: string | null; make: string | null; model: string | null; vin: string | null; mileageKm: number | null } | null;
+  productIds: string[];
+  notes: string | null;
+  externalRef: string | null;
+  integrationId: string;
+  createdAt: string;
+  updatedAt: string;
+  cancelledAt: string | null;
+  cancellationReason: string | null;
+}
+
+/**
+ * Every time in the garage's local offset at that instant, the way the connector sent `startsAt` and availability
+ * listed it; absent optional values as null.
+ */
+export const appointmentView = (appointment: Appointment, timezone: string): AppointmentView => {
+  const local = (instant: Date) => toLocalRfc3339(instant, timezone);
+  return {
+    id: appointment.id,
+    status: appointment.status,
+    startsAt: local(appointment.startsAt),
+    endsAt: local(appointment.endsAt),
+    durationMinutes: appointment.durationMinutes,
+    customer: {
+      name: appointment.customer.name,
+      email: appointment.customer.email ?? null,
+      phone: appointment.customer.phone ?? null,
+    },
+    vehicle: appointment.vehicle
+      ? {
+          plate: appointment.vehicle.plate ?? null,
+          make: appointment.vehicle.make ?? null,
+          model: appointment.vehicle.model ?? null,
+          vin: appointment.vehicle.vin ?? null,
+          mileageKm: appointment.vehicle.mileageKm ?? null,
+        }
+      : null,
+    productIds: appointment.productIds,
+    notes: appointment.notes,
+    externalRef: appointment.externalRef,
+    integrationId: appointment.integrationId,
+    createdAt: local(appointment.createdAt),
+    updatedAt: local(appointment.updatedAt),
+    cancelledAt: appointment.cancelledAt ? local(appointment.cancelledAt) : null,
+    cancellationReason: appointment.cancellationReason,
+  };
+};
+
+export type AppointmentEventType = Extract<WebhookEventType, `appointment.${string}`>;
+
+/** An appointment webhook event (CONTRACT.md §5): its `data` is the appointment object. */
+export const appointmentEvent = (type: AppointmentEventType, appointment: Appointment, timezone: string): OutboxEvent => ({
+  garageId: appointment.garageId,
+  type,
+  data: { ...appointmentView(appointment, timezone) },
+});

@@ -1,0 +1,36 @@
+import type { Clock } from '../ports/clock.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { Checker } from '../services/validate.js';
+import { appointmentEvent } from './appointment-view.js';
+import { lockChangeableAppointment } from './changeable-appointment.js';
+
+export const CANCELLATION_REASON_MAX = 500;
+
+export interface CancelAppointmentCommand {
+  garageId: string;
+  appointmentId: string;
+  reason?: string | null;
+}
+
+/**
+ * Cancels an open appointment that has not started (CONTRACT.md §4.6). Its place is free as soon as the transaction
+ * commits: occupancy counts every appointment but cancelled ones. The `appointment.cancelled` event commits with it.
+ */
+export const makeCancelAppointment =
+  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
+  async (cmd: CancelAppointmentCommand): Promise<{ status: 'cancelled' }> => {
+    const check = new Checker();
+    check.string('/reason', cmd.reason, { optional: true, min: 0, max: CANCELLATION_REASON_MAX });
+    check.throwIfAny('Invalid cancellation');
+    return uow.run(async (tx) => {
+      const now = clock.now();
+      const { garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
+      const cancelled = await tx.appointments.update(cmd.appointmentId, {
+        status: 'cancelled',
+        cancelledAt: now,
+        cancellationReason: cmd.reason ?? null,
+      });
+      await tx.outbox.enqueue(appointmentEvent('appointment.cancelled', cancelled, garage.booking.timezone));
+      return { status: 'cancelled' as const };
+    });
+  };

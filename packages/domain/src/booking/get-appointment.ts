@@ -1,0 +1,13 @@
+import { NotFoundError } from '../errors.js';
+import type { GarageRepository } from '../ports/garage-repository.port.js';
+import type { AppointmentReader } from './appointment-repository.port.js';
+import { appointmentView, type AppointmentView } from './appointment-view.js';
+
+/** One appointment of the garage, whichever of its integrations booked it; 404 for any other id. */
+export const makeGetAppointment =
+  ({ garages, appointments }: { garages: Pick<GarageRepository, 'findById'>; appointments: AppointmentReader }) =>
+  async (garageId: string, appointmentId: string): Promise<AppointmentView> => {
+    const [garage, appointment] = await Promise.all([garages.findById(garageId), appointments.findById(garageId, appointmentId)]);
+    if (!garage || !appointment) throw new NotFoundError('Appointment not found');
+    return appointmentView(appointment, garage.booking.timezone);
+  };

@@ -1,0 +1,61 @@
+import { SlotFullError, ValidationError } from '../errors.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { Checker } from '../services/validate.js';
+import { compareBookingLockKeys, type BookingLockKey } from './booking-lock.port.js';
+import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
+import { lockChangeableAppointment } from './changeable-appointment.js';
+import { remainingCapacity, slotOccupancy } from './occupancy.js';
+import { makeSlotModel } from './slot-model.js';
+
+export interface RescheduleAppointmentCommand {
+  garageId: string;
+  appointmentId: string;
+  /** RFC 3339 with an offset. */
+  startsAt: string;
+  /** Defaults to the appointment's current duration. */
+  durationMinutes?: number;
+}
+
+/**
+ * Moves an open appointment to a new time under every booking rule of §4.1, its own current place excepted. One
+ * transaction: the appointment's row lock (so changes of one appointment queue), then the booking locks of its old
+ * and new local dates in one fixed order (so two reschedules crossing the same days cannot deadlock), the capacity
+ * check, the update and the `appointment.rescheduled` event. Any error leaves the old time.
+ */
+export const makeRescheduleAppointment =
+  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
+  async (cmd: RescheduleAppointmentCommand): Promise<AppointmentView> =>
+    uow.run(async (tx) => {
+      const now = clock.now();
+      const { appointment, garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
+      const settings = garage.booking;
+      const model = makeSlotModel(settings, now);
+      const check = new Checker();
+      const candidate = model.parse({ startsAt: cmd.startsAt, durationMinutes: cmd.durationMinutes ?? appointment.durationMinutes }, check);
+      if (candidate === null) throw new ValidationError('Invalid reschedule', check.details);
+      const localDate = model.localDateOf(candidate.start);
+      const interval = model.resolve(candidate, await tx.garages.listClosures(cmd.garageId, localDate, localDate));
+
+      const days: BookingLockKey[] = [{ garageId: cmd.garageId, localDate: model.localDateOf(appointment.startsAt) }];
+      if (interval.localDate !== days[0]?.localDate) days.push({ garageId: cmd.garageId, localDate: interval.localDate });
+      for (const day of days.sort(compareBookingLockKeys)) await tx.bookingLocks.acquire(day);
+
+      const last = interval.slots[interval.slots.length - 1] ?? interval.start;
+      const booked = await tx.appointments.listOverlapping(
+        cmd.garageId,
+        interval.start,
+        new Date(last.getTime() + settings.slotMinutes * 60_000),
+        appointment.id,
+      );
+      if (remainingCapacity(settings.capacity, interval.slots, slotOccupancy(settings.slotMinutes, booked)) <= 0) {
+        throw new SlotFullError();
+      }
+      const moved = await tx.appointments.update(appointment.id, {
+        startsAt: interval.start,
+        endsAt: interval.end,
+        durationMinutes: interval.durationMinutes,
+      });
+      await tx.outbox.enqueue(appointmentEvent('appointment.rescheduled', moved, settings.timezone));
+      return appointmentView(moved, settings.timezone);
+    });

@@ -1,0 +1,53 @@
+import { OPEN_STATUSES, type AppointmentStatus } from '../entities/appointment.js';
+import { AppointmentNotChangeableError, NotFoundError, ValidationError } from '../errors.js';
+import type { Clock } from '../ports/clock.port.js';
+import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { isUuid } from '../services/uuid.js';
+import { Checker } from '../services/validate.js';
+import { appointmentEvent } from './appointment-view.js';
+import { CANCELLATION_REASON_MAX } from './cancel-appointment.js';
+
+/** What the garage may set: everything but `booked`, which only a booking gives. */
+export const GARAGE_STATUSES = ['confirmed', 'completed', 'no_show', 'cancelled'] as const satisfies readonly AppointmentStatus[];
+export type GarageStatus = (typeof GARAGE_STATUSES)[number];
+
+export interface SetAppointmentStatusCommand {
+  appointmentId: string;
+  status: string;
+  reason?: string | null;
+}
+
+/**
+ * The garage's side of the lifecycle (admin CLI, CONTRACT.md §4.6): an open appointment becomes confirmed, completed,
+ * a no-show or cancelled, whenever it lies (a no-show is recorded after the start). Setting the status it already has
+ * changes nothing; a closed appointment cannot change (409). The event, `appointment.cancelled` for a cancellation and
+ * `appointment.updated` otherwise, commits with the change.
+ */
+export const makeSetAppointmentStatus =
+  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
+  async (cmd: SetAppointmentStatusCommand): Promise<{ id: string; status: AppointmentStatus }> => {
+    const check = new Checker();
+    if (!(GARAGE_STATUSES as readonly string[]).includes(cmd.status)) check.fail('/status', `must be one of ${GARAGE_STATUSES.join(', ')}`);
+    check.string('/reason', cmd.reason, { optional: true, min: 0, max: CANCELLATION_REASON_MAX });
+    if (cmd.reason != null && cmd.status !== 'cancelled') check.fail('/reason', 'is only for a cancellation');
+    check.throwIfAny('Invalid status change');
+    const status = cmd.status as GarageStatus;
+    if (!isUuid(cmd.appointmentId)) throw new ValidationError('Invalid appointment id', [{ path: '/id', message: 'must be a UUID' }]);
+    return uow.run(async (tx) => {
+      const current = await tx.appointments.findForUpdate(null, cmd.appointmentId);
+      if (!current) throw new NotFoundError(`Appointment ${cmd.appointmentId} not found`);
+      if (current.status === status) return { id: current.id, status };
+      if (!OPEN_STATUSES.includes(current.status)) throw new AppointmentNotChangeableError(`The appointment is ${current.status}`);
+      const garage = await tx.garages.findById(current.garageId);
+      if (!garage) throw new NotFoundError('Garage not found');
+      const now = clock.now();
+      const changed = await tx.appointments.update(
+        current.id,
+        status === 'cancelled' ? { status, cancelledAt: now, cancellationReason: cmd.reason ?? null } : { status },
+      );
+      await tx.outbox.enqueue(
+        appointmentEvent(status === 'cancelled' ? 'appointment.cancelled' : 'appointment.updated', changed, garage.booking.timezone),
+      );
+      return { id: changed.id, status: changed.status };
+    });
+  };
