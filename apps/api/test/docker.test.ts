@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -24,6 +25,8 @@ interface Service {
   healthcheck?: { disable?: boolean };
   volumes?: string[];
   ports?: string[];
+  read_only?: boolean;
+  tmpfs?: string[];
 }
 
 const compose = parse(await readFile(docker('compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
@@ -71,6 +74,56 @@ t.test('compose and Dockerfile: every command runs a program the build produces'
     const name = String(program).split('/')[0] as string;
     t.match(dockerfile, new RegExp(`pnpm deploy --legacy --filter=@garage/${name} --prod /out/${name}\\b`), `${name} is deployed`);
     t.ok(existsSync(app(`${name}/${String(program).slice(name.length + 1)}`)), `apps/${name} builds ${program}`);
+  }
+});
+
+t.test('Dockerfile: a numeric non-root user and a health check that needs no curl', async (t) => {
+  const dockerfile = await readFile(docker('Dockerfile'), 'utf8');
+  // The runtime stage, continuation lines joined.
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM ')).replace(/\\\n\s*/g, ' ');
+  const users = [...runtime.matchAll(/^USER (.+)$/gm)].map((m) => m[1]?.trim());
+  t.equal(users.length, 1, 'one USER in the runtime stage');
+  const [uid, gid] = String(users[0]).split(':').map(Number);
+  t.ok(Number.isInteger(uid) && Number(uid) > 0, `numeric, non-root uid (runAsNonRoot can verify it): ${users[0]}`);
+  t.ok(gid === undefined || (Number.isInteger(gid) && gid > 0), 'numeric, non-root gid');
+  t.notMatch(runtime, /--chown=/, 'the code is not writable by the process');
+
+  const healthcheck = /^HEALTHCHECK (.*)$/m.exec(runtime)?.[1] ?? '';
+  t.notMatch(healthcheck, /\b(curl|wget)\b/, 'the slim image has no HTTP client');
+  const script = /CMD node -e "([^"]+)"$/.exec(healthcheck)?.[1];
+  t.ok(script, 'HEALTHCHECK runs node');
+  t.match(script, /\/health\/live/, 'liveness: a Postgres outage must not mark every container unhealthy');
+
+  // The check itself, run as Docker would (PORT from the image's environment) against a server that answers
+  // 200, then 503, then is gone.
+  let status = 200;
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(String(req.url));
+    res.writeHead(status).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = String(typeof address === 'object' && address ? address.port : 0);
+  const check = () =>
+    promisify(execFile)(process.execPath, ['-e', String(script)], { env: { PORT: port } }).then(
+      () => 0,
+      (err: { code?: number }) => err.code ?? -1,
+    );
+  t.equal(await check(), 0, 'healthy while /health/live answers 200');
+  status = 503;
+  t.equal(await check(), 1, 'unhealthy on an error status');
+  await new Promise((resolve) => server.close(resolve));
+  t.equal(await check(), 1, 'unhealthy when nothing listens');
+  t.same(paths, ['/health/live', '/health/live']);
+});
+
+t.test('compose: the app containers run with a read-only root filesystem', async (t) => {
+  for (const name of ['migrate', 'api', 'worker']) {
+    t.equal(services[name]?.read_only, true, `${name}: read_only`);
+    t.same(services[name]?.tmpfs, ['/tmp'], `${name}: only /tmp is writable`);
+    t.notOk(services[name]?.environment?.PGLITE_DIR, `${name}: no embedded database directory is needed`);
+    t.match(services[name]?.environment?.DATABASE_URL, /^postgres:\/\//, `${name}: Postgres, so nothing is written to disk`);
   }
 });
 
