@@ -11,7 +11,7 @@ import {
   type VehicleImportRow,
 } from '@garage/domain';
 import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, parseEncryptionKey } from '@garage/postgres';
-import { createTestDatabase, type TestDatabase } from '@garage/postgres/testing';
+import { createTestDatabase, type TestDatabase } from '@garage/testkit/postgres';
 import type { Test } from 'tap';
 import { buildApp, loadConfig, type App } from '../src/index.js';
 

@@ -1,6 +1,6 @@
 import { parseRetrySchedule, type WebhookEventType } from '@garage/domain';
 import { connectPostgres, makeDeliveryQueue, makeOutbox, type Db } from '@garage/postgres';
-import { createTestDatabase } from '@garage/postgres/testing';
+import { createTestDatabase } from '@garage/testkit/postgres';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DELIVERY_LEASE_MS } from '@garage/domain';
 import { makeDeliveryQueue, makeOutbox } from '@garage/postgres';
-import { createTestDatabase } from '@garage/postgres/testing';
+import { createTestDatabase } from '@garage/testkit/postgres';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
 import { insertGarage, insertIntegration, newEncryptionKey, sleep, startReceiver } from './helpers.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { appointmentCreatedEvent, type OutboxEvent } from './support.js';
-import { bookingWorld, GARAGE_ID, PRODUCT_A } from './fakes/booking-world.js';
+import { bookingWorld, GARAGE_ID, PRODUCT_A } from '@garage/testkit';
 
 t.test('onBooked gets the garage, and the event states local times in the offset of each instant', async (t) => {
   const events: OutboxEvent[] = [];

@@ -11,7 +11,7 @@ import {
   SlotFullError,
   type StoredResponse,
 } from './support.js';
-import { fixedClock } from './fakes/booking-world.js';
+import { fixedClock } from '@garage/testkit';
 
 /** The transport's error mapping, as the HTTP app would give it: domain errors by code, anything else unmapped. */
 const STATUS: Record<string, number> = { SLOT_FULL: 409, VALIDATION_FAILED: 400, RATE_LIMITED: 429, UNAVAILABLE: 503 };

@@ -16,7 +16,7 @@ import {
   type UnitOfWork,
   type Vehicle,
 } from './support.js';
-import { fixedClock } from './fakes/booking-world.js';
+import { fixedClock } from '@garage/testkit';
 
 const GARAGE_ID = '11111111-1111-4111-8111-111111111111';
 const VEHICLE_ID = '44444444-4444-4444-8444-444444444444';

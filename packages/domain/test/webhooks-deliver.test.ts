@@ -13,7 +13,7 @@ import {
   type WebhookRequest,
   type WebhookResponse,
 } from './support.js';
-import { fakeClock, fakeIntegrations, secretBox } from './webhooks-fixtures.js';
+import { fakeClock, fakeIntegrations, secretBox } from '@garage/testkit';
 
 const GARAGE = 'garage-1';
 

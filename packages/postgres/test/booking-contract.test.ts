@@ -1,10 +1,10 @@
-import { bookingContract, idempotencyStoreContract } from '@garage/domain/testing';
+import { bookingContract, idempotencyStoreContract } from '@garage/testkit';
 import { sql } from 'kysely';
 import t from 'tap';
 import { makeBookingTx } from '../src/booking-tx.js';
 import { makeIdempotencyStore } from '../src/idempotency-store.js';
 import { makeAppointmentRepository } from '../src/repositories/index.js';
-import { insertGarage, insertIntegration, webhookBackends } from './webhooks-fixtures.js';
+import { insertGarage, insertIntegration, webhookBackends } from '@garage/testkit/postgres';
 
 // The suites the in-memory fakes pass too (packages/domain/test/booking-contract.test.ts and
 // idempotency-store-contract.test.ts), here against the real tables on both backends.

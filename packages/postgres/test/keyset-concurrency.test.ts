@@ -1,8 +1,7 @@
 import t from 'tap';
 import type { Product } from '@garage/domain';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
-import { createTestDatabase } from '../src/testing.js';
-import { newGarage, productRow, sleep } from './contract/harness.js';
+import { createTestDatabase, newGarage, productRow, sleep } from '@garage/testkit/postgres';
 
 /**
  * Real Postgres only: on PGlite every transaction already runs alone. The race this guards against is a writer that

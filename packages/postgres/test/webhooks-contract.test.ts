@@ -1,6 +1,6 @@
-import { webhookStoreContract } from '@garage/domain/testing';
+import { webhookStoreContract } from '@garage/testkit';
 import t from 'tap';
-import { postgresHarness, webhookBackends } from './webhooks-fixtures.js';
+import { postgresHarness, webhookBackends } from '@garage/testkit/postgres';
 
 // The suite the in-memory fake passes too (packages/domain/test/webhooks-store-contract.test.ts).
 for (const backend of webhookBackends) {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AppointmentRepository, NewAppointment } from '../booking/appointment-repository.port.js';
-import type { BookingTx } from '../booking/booking-transaction.port.js';
+import type { AppointmentRepository, BookingTx, NewAppointment } from '@garage/domain';
 import type { PortContractCase } from './idempotency-store.contract.js';
 
 /** What the booking contract needs: the ports over an empty appointments table, and rows they may reference. */

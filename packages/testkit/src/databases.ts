@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { connectPostgres, type DatabaseHandle } from './db.js';
-import { migrateToLatest } from './migrations/index.js';
+import { connectPostgres, migrateToLatest, type DatabaseHandle } from '@garage/postgres';
 
 export interface TestDatabase {
   url: string;

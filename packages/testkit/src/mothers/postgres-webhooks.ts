@@ -1,12 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EncryptedSecret } from '@garage/domain';
-import type { WebhookStoreHarness } from '@garage/domain/testing';
+import {
+  connectPglite,
+  makeDeliveryQueue,
+  makeOutbox,
+  migrateToLatest,
+  type Database,
+  type DatabaseHandle,
+} from '@garage/postgres';
 import { sql, type Kysely } from 'kysely';
-import { connectPglite, type DatabaseHandle } from '../src/db.js';
-import { migrateToLatest } from '../src/migrations/index.js';
-import type { Database } from '../src/schema.js';
-import { createTestDatabase } from '../src/testing.js';
-import { makeDeliveryQueue, makeOutbox } from '../src/webhooks/index.js';
+import type { WebhookStoreHarness } from '../contracts/webhook-store.contract.js';
+import { createTestDatabase } from '../databases.js';
 
 export interface OpenedDatabase {
   handle: DatabaseHandle;

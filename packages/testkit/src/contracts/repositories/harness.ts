@@ -10,10 +10,14 @@ import {
   type Repositories,
   type VehicleImportRow,
 } from '@garage/domain';
-import { connectPglite, type DatabaseHandle } from '../../src/db.js';
-import { migrateToLatest } from '../../src/migrations/index.js';
-import { makeRepositories, makeUnitOfWork } from '../../src/repositories/index.js';
-import { createTestDatabase } from '../../src/testing.js';
+import {
+  connectPglite,
+  makeRepositories,
+  makeUnitOfWork,
+  migrateToLatest,
+  type DatabaseHandle,
+} from '@garage/postgres';
+import { createTestDatabase } from '../../databases.js';
 
 export type Tap = Parameters<Parameters<typeof t.test>[0]>[0];
 

@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Appointment } from '../entities/appointment.js';
-import { DuplicateError, InvalidReferenceError } from '../errors.js';
-import type { AppointmentRepository, NewAppointment } from '../booking/appointment-repository.port.js';
-import type { BookingLockKey, BookingTransaction, BookingTx } from '../booking/booking-transaction.port.js';
-import type { BookedInterval } from '../booking/occupancy.js';
-import { systemClock, type Clock } from '../ports/clock.port.js';
+import {
+  DuplicateError,
+  InvalidReferenceError,
+  systemClock,
+  type Appointment,
+  type AppointmentRepository,
+  type BookedInterval,
+  type BookingLockKey,
+  type BookingTransaction,
+  type BookingTx,
+  type Clock,
+  type NewAppointment,
+} from '@garage/domain';
 
 export interface InMemoryBookingOptions {
   clock?: Clock;

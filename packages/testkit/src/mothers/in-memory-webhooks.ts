@@ -1,14 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   generateWebhookSecret,
-  makeInMemoryWebhooks,
   makeSecretBox,
   type Clock,
   type EncryptedSecret,
   type Integration,
   type IntegrationRepository,
-  type WebhookStoreHarness,
-} from './support.js';
+} from '@garage/domain';
+import type { WebhookStoreHarness } from '../contracts/webhook-store.contract.js';
+import { makeInMemoryWebhooks } from '../fakes/in-memory-webhooks.js';
 
 export const secretBox = makeSecretBox([{ id: 'k1', key: randomBytes(32) }]);
 

@@ -1,7 +1,6 @@
 import {
   DEFAULT_BOOKING,
   makeBookAppointment,
-  makeInMemoryBooking,
   makeListAvailability,
   parseWeeklyHours,
   type Appointment,
@@ -12,7 +11,8 @@ import {
   type Garage,
   type GarageRepository,
   type ProductRepository,
-} from '../support.js';
+} from '@garage/domain';
+import { makeInMemoryBooking } from './in-memory-booking.js';
 
 export const GARAGE_ID = '11111111-1111-4111-8111-111111111111';
 export const INTEGRATION_ID = '22222222-2222-4222-8222-222222222222';
