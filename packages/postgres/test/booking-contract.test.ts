@@ -4,11 +4,11 @@ import t from 'tap';
 import { makeBookingTx } from '../src/booking-tx.js';
 import { makeIdempotencyStore } from '../src/idempotency-store.js';
 import { makeAppointmentRepository } from '../src/repositories/index.js';
-import { insertGarage, insertIntegration, webhookBackends } from '@garage/testkit/postgres';
+import { backends, insertGarage, insertIntegration } from '@garage/testkit/postgres';
 
 // The suites the in-memory fakes pass too (packages/domain/test/booking-contract.test.ts and
 // idempotency-store-contract.test.ts), here against the real tables on both backends.
-for (const backend of webhookBackends) {
+for (const backend of backends) {
   t.test(backend.name, async (t) => {
     const { handle, drop } = await backend.open();
     t.teardown(drop);

@@ -1,7 +1,8 @@
 import t from 'tap';
 import type { Product } from '@garage/domain';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
-import { createTestDatabase, newGarage, productRow, sleep } from '@garage/testkit/postgres';
+import { newGarage, productRow } from '@garage/testkit';
+import { createTestDatabase, sleep } from '@garage/testkit/postgres';
 
 /**
  * Real Postgres only: on PGlite every transaction already runs alone. The race this guards against is a writer that

@@ -9,4 +9,4 @@ export * from './contracts/repositories/quotes.contract.js';
 export * from './contracts/repositories/stock.contract.js';
 export * from './contracts/repositories/unit-of-work.contract.js';
 export * from './contracts/repositories/vehicles.contract.js';
-export { insertGarage, insertIntegration, postgresHarness, webhookBackends } from './mothers/postgres-webhooks.js';
+export * from './mothers/postgres-webhooks.js';
