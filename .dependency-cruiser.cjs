@@ -1,6 +1,7 @@
 /**
  * The dependency rule of ARCHITECTURE.md, enforced: apps → adapters → domain, never the other way;
- * the domain stays free of infrastructure libraries; adapters never import Fastify; routes never import Kysely.
+ * the domain stays free of infrastructure libraries; adapters never import Fastify; routes never import Kysely;
+ * product code never imports test code.
  */
 module.exports = {
   forbidden: [
@@ -29,6 +30,15 @@ module.exports = {
       to: { path: ['^packages/postgres/', '(^|node_modules/)(kysely|pg|@electric-sql/[^/]+)($|/)', '@garage/postgres'] },
     },
     {
+      // Test support lives in the dev-only @garage/testkit and in test/ folders, which are devDependencies and are
+      // not deployed (`pnpm deploy --prod`): a product file importing them would ship test code, or fail at start.
+      name: 'no-test-code-in-product',
+      comment: 'Product sources (apps/*/src, packages/*/src) never import @garage/testkit or a test/ folder.',
+      severity: 'error',
+      from: { path: '^(apps|packages)/[^/]+/src', pathNot: '^packages/testkit/' },
+      to: { path: ['^packages/testkit/', '(^|node_modules/)@garage/testkit($|/)', '/test/'] },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},
@@ -36,8 +46,10 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['/dist/', '/test/'] },
+    // Tests and build output are not checked as sources, yet stay visible as targets: excluding them would also
+    // drop every dependency on them, and with it an import of a workspace package (resolved into its dist/) or of
+    // a test file, which the rules above must see.
+    doNotFollow: { path: ['node_modules', '/dist/', '/test/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     combinedDependencies: true,

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createTestDatabase } from '../../packages/postgres/dist/testing.js';
+import { createTestDatabase } from '../../packages/testkit/dist/databases.js';
 import { postgresCpuDelta, postgresCpuMs, processCpuMs } from './cpu.js';
 import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, walkCursors } from './fixtures.js';
 import { summariseProfileDir } from './profile-summary.js';

@@ -1,17 +1,8 @@
-import type { AdminUseCases, Clock, CreateGarageCommand } from '@garage/domain';
+import type { AdminUseCases, CreateGarageCommand } from '@garage/domain';
+import { testClock, type TestClock } from '@garage/testkit';
 import type { Test } from 'tap';
 import type { App } from '../src/index.js';
 import { build, product, type Built } from './helper.js';
-
-/** A clock that stands still until the test moves it: booking rules depend on "now", tests must not. */
-export interface TestClock extends Clock {
-  set(iso: string): void;
-}
-
-export const testClock = (iso: string): TestClock => {
-  let now = new Date(iso);
-  return { now: () => new Date(now), set: (next) => (now = new Date(next)) };
-};
 
 /** Monday 2026-11-30 09:00 in Paris (UTC+1): Tuesday 2026-12-01 is bookable, with 120 minutes notice. */
 export const MONDAY_9AM = '2026-11-30T08:00:00Z';

@@ -1,18 +1,8 @@
+import { testClock } from '@garage/testkit';
 import t from 'tap';
 import { KEY_CACHE_TTL_MS } from '../src/composition/use-cases.js';
 import { PAGE_CACHE_MAX_AGE_MS } from '../src/plugins/list-cache.js';
 import { build, product, seedGarage, vehicle } from './helper.js';
-
-/** Time the test moves: the cache's bounds are checked without waiting them out. */
-const movableClock = () => {
-  let offset = 0;
-  return {
-    now: () => new Date(Date.now() + offset),
-    advance: (ms: number) => {
-      offset += ms;
-    },
-  };
-};
 
 /** A change must reach every reader within 5 s. */
 const CHANGE_WINDOW_MS = 5000;
@@ -20,7 +10,8 @@ const CHANGE_WINDOW_MS = 5000;
 t.test('list page cache', async (t) => {
   t.ok(PAGE_CACHE_MAX_AGE_MS + 500 <= CHANGE_WINDOW_MS, `a page is kept ${PAGE_CACHE_MAX_AGE_MS} ms at most`);
 
-  const clock = movableClock();
+  // Time the test moves: the cache's bounds are checked without waiting them out.
+  const clock = testClock(Date.now());
   const { app, admin, db } = await build(t, { clock });
   const north = await seedGarage(admin, 'north');
   const south = await seedGarage(admin, 'south');

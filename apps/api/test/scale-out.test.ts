@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
-import { createTestDatabase } from '@garage/postgres/testing';
+import { createTestDatabase } from '@garage/testkit/postgres';
 import { adminFor } from './admin.js';
 import { ENCRYPTION_KEY, seedGarage } from './helper.js';
 import { eventually, freePort, http, sleep, startApi, tcpProxy, type HttpOptions, type HttpResponse } from './processes.js';

@@ -1,10 +1,10 @@
 import { parseRetrySchedule, type WebhookEventType } from '@garage/domain';
 import { connectPostgres, makeDeliveryQueue, makeOutbox, type Db } from '@garage/postgres';
-import { createTestDatabase } from '@garage/postgres/testing';
+import { createTestDatabase, insertGarage, insertIntegration } from '@garage/testkit/postgres';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';
-import { insertGarage, insertIntegration, memoryLogger, newEncryptionKey, sleep, startReceiver } from './helpers.js';
+import { memoryLogger, newEncryptionKey, sleep, startReceiver } from './helpers.js';
 
 // Real Postgres, real HTTP on loopback, the receiver's side checked with the Standard Webhooks reference library.
 const database = await createTestDatabase('worker');
@@ -28,9 +28,10 @@ t.test('each event type arrives once, signed so that the standardwebhooks librar
   const receiver = await startReceiver();
   t.teardown(receiver.close);
   const garageId = await insertGarage(db);
-  const integration = await insertIntegration(db, encryption.keys, garageId, {
+  const integration = await insertIntegration(db, garageId, {
     webhookUrl: `${receiver.url}/hooks/garage`,
     syncAppointments: true,
+    secretBox: encryption.secretBox,
   });
   const sent: { type: WebhookEventType; data: Record<string, unknown> }[] = [
     { type: 'appointment.created', data: { id: 'a1', startsAt: '2030-01-07T09:00:00+01:00', customer: { name: 'Zoé' } } },
@@ -45,7 +46,7 @@ t.test('each event type arrives once, signed so that the standardwebhooks librar
   await sleep(300);
   t.equal(receiver.received.length, 4, 'once each');
 
-  const verifier = new Webhook(integration.secret);
+  const verifier = new Webhook(integration.plaintext);
   const events = await db.selectFrom('webhook_events').select(['id', 'type', 'created_at']).where('garage_id', '=', garageId).execute();
   for (const request of receiver.received) {
     t.equal(request.path, '/hooks/garage');
@@ -67,7 +68,7 @@ t.test('a receiver that fails twice gets the same webhook-id and body three time
   const receiver = await startReceiver((_req, res, i) => void res.writeHead([500, 503][i] ?? 200).end());
   t.teardown(receiver.close);
   const garageId = await insertGarage(db);
-  const integration = await insertIntegration(db, encryption.keys, garageId, { webhookUrl: `${receiver.url}/flaky` });
+  const integration = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/flaky`, secretBox: encryption.secretBox });
   await emit(garageId, [{ type: 'quote.accepted', data: { id: 'q1' } }]);
   const loop = delivery(db, '150ms,150ms,150ms').start({ intervalMs: 20 });
   t.teardown(loop.stop);
@@ -78,7 +79,7 @@ t.test('a receiver that fails twice gets the same webhook-id and body three time
   t.equal(new Set(requests.map((r) => r.headers['webhook-id'])).size, 1);
   t.equal(new Set(requests.map((r) => r.body)).size, 1);
   t.ok(requests[1]!.at - requests[0]!.at >= 140 && requests[2]!.at - requests[1]!.at >= 140, 'waited between attempts');
-  const verifier = new Webhook(integration.secret);
+  const verifier = new Webhook(integration.plaintext);
   for (const r of requests) t.doesNotThrow(() => verifier.verify(r.body, r.headers));
   const [view] = await deliveriesOf(integration.id);
   t.equal(view?.status, 'succeeded');
@@ -89,7 +90,7 @@ t.test('410 stops delivery to that URL', async (t) => {
   const receiver = await startReceiver((_req, res) => void res.writeHead(410).end());
   t.teardown(receiver.close);
   const garageId = await insertGarage(db);
-  const integration = await insertIntegration(db, encryption.keys, garageId, { webhookUrl: `${receiver.url}/gone` });
+  const integration = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/gone`, secretBox: encryption.secretBox });
   await emit(garageId, [1, 2, 3].map((n) => ({ type: 'lead.created' as const, data: { n } })));
   const loop = delivery(db, '50ms,50ms,50ms', 1).start({ intervalMs: 20 });
   t.teardown(loop.stop);
@@ -106,8 +107,8 @@ t.test('two delivery loops running together deliver each event exactly once', as
   });
   t.teardown(receiver.close);
   const garageId = await insertGarage(db);
-  await insertIntegration(db, encryption.keys, garageId, { webhookUrl: `${receiver.url}/a` });
-  await insertIntegration(db, encryption.keys, garageId, { webhookUrl: `${receiver.url}/b` });
+  await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/a`, secretBox: encryption.secretBox });
+  await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/b`, secretBox: encryption.secretBox });
   await emit(garageId, Array.from({ length: 30 }, (_, n) => ({ type: 'lead.created' as const, data: { n } })));
 
   const pools = [0, 1].map(() => connectPostgres({ connectionString: database.url, max: 4 }));

@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generateWebhookSecret, makeSecretBox, type EncryptionKey } from '@garage/domain';
-import { parseEncryptionKey } from '@garage/domain';
-import type { Db } from '@garage/postgres';
+import { makeSecretBox, parseEncryptionKey, type EncryptionKey, type SecretBox } from '@garage/domain';
 
 export interface ReceivedRequest {
   method: string;
@@ -65,56 +63,11 @@ const flatten = (headers: IncomingHttpHeaders): Record<string, string> =>
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** An ENCRYPTION_KEY value and the key ring the API would derive from it. */
-export const newEncryptionKey = (): { env: string; keys: EncryptionKey[] } => {
+/** An ENCRYPTION_KEY value, the key ring the API would derive from it, and the secret box sealing with it. */
+export const newEncryptionKey = (): { env: string; keys: EncryptionKey[]; secretBox: SecretBox } => {
   const env = randomBytes(32).toString('base64');
-  return { env, keys: [parseEncryptionKey(env, 'ENCRYPTION_KEY')] };
-};
-
-export const insertGarage = async (db: Db): Promise<string> =>
-  (
-    await db
-      .insertInto('garages')
-      .values({
-        slug: `g-${randomBytes(6).toString('hex')}`,
-        name: 'Webhook garage',
-        currency: 'EUR',
-        timezone: 'Europe/Paris',
-        slot_minutes: 30,
-        capacity: 2,
-        weekly_hours: '{}',
-        min_notice_minutes: 0,
-        horizon_days: 60,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-
-/** An integration as `integration create` makes it: the secret is returned in clear once and stored encrypted. */
-export const insertIntegration = async (
-  db: Db,
-  keys: EncryptionKey[],
-  garageId: string,
-  options: { webhookUrl: string | null; syncAppointments?: boolean },
-): Promise<{ id: string; secret: string }> => {
-  const secret = generateWebhookSecret();
-  const sealed = makeSecretBox(keys).encrypt(secret);
-  const row = await db
-    .insertInto('integrations')
-    .values({
-      garage_id: garageId,
-      name: 'Receiver',
-      api_key_hash: randomBytes(32).toString('hex'),
-      sync_appointments: options.syncAppointments ?? false,
-      webhook_url: options.webhookUrl,
-      webhook_secret_key_id: sealed.keyId,
-      webhook_secret_nonce: sealed.nonce,
-      webhook_secret_ciphertext: sealed.ciphertext,
-      webhook_secret_tag: sealed.tag,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: row.id, secret };
+  const keys = [parseEncryptionKey(env, 'ENCRYPTION_KEY')];
+  return { env, keys, secretBox: makeSecretBox(keys) };
 };
 
 /** A logger that keeps what it is given, for assertions. */

@@ -4,10 +4,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DELIVERY_LEASE_MS } from '@garage/domain';
 import { makeDeliveryQueue, makeOutbox } from '@garage/postgres';
-import { createTestDatabase } from '@garage/postgres/testing';
+import { createTestDatabase, insertGarage, insertIntegration } from '@garage/testkit/postgres';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
-import { insertGarage, insertIntegration, newEncryptionKey, sleep, startReceiver } from './helpers.js';
+import { newEncryptionKey, sleep, startReceiver } from './helpers.js';
 
 // The built worker, run the way operators run it (`pnpm worker`). The package's test script builds it first.
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -44,7 +44,7 @@ const exitOf = async (child: ChildProcess) =>
 
 const newEvent = async (url: string) => {
   const garageId = await insertGarage(db);
-  const integration = await insertIntegration(db, encryption.keys, garageId, { webhookUrl: url });
+  const integration = await insertIntegration(db, garageId, { webhookUrl: url, secretBox: encryption.secretBox });
   await db.transaction().execute((trx) => makeOutbox(trx).enqueue({ garageId, type: 'quote.accepted', data: { id: 'q1' } }));
   return integration;
 };
@@ -75,7 +75,7 @@ t.test('a worker killed while the receiver holds the request open loses nothing'
   const [lost, redelivered] = receiver.received;
   t.equal(redelivered?.headers['webhook-id'], lost?.headers['webhook-id'], 'the same webhook-id');
   t.equal(redelivered?.body, lost?.body, 'the same body');
-  t.doesNotThrow(() => new Webhook(integration.secret).verify(redelivered!.body, redelivered!.headers));
+  t.doesNotThrow(() => new Webhook(integration.plaintext).verify(redelivered!.body, redelivered!.headers));
   await sleep(300);
   t.equal(receiver.received.length, 2);
   const [view] = await makeDeliveryQueue(db).listByIntegration(integration.id, 1);

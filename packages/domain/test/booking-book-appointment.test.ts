@@ -9,7 +9,7 @@ import {
   PRODUCT_A,
   PRODUCT_B,
   UNKNOWN_PRODUCT,
-} from './fakes/booking-world.js';
+} from '@garage/testkit';
 
 // The world's clock: Monday 2026-11-30 09:00 in Paris (UTC+1). Hours: mon-fri 08:00-12:00,14:00-18:00; sat 09:00-12:00.
 // Defaults: 30-minute slots, capacity 2, 120 minutes notice, 60 days horizon.

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { DateTime } from 'luxon';
 import { makeSlotModel, parseWeeklyHours, DEFAULT_BOOKING, Checker, type BookingSettings } from './support.js';
-import { bookingWorld, outcome } from './fakes/booking-world.js';
+import { bookingWorld, outcome } from '@garage/testkit';
 
 const settings = (over: Partial<BookingSettings> & { hours?: string } = {}): BookingSettings => {
   const { hours, ...rest } = over;

@@ -12,7 +12,7 @@ import {
   SlotFullError,
   type StoredResponse,
 } from './support.js';
-import { fixedClock } from './fakes/booking-world.js';
+import { testClock } from '@garage/testkit';
 
 /** The transport's error mapping, as the HTTP app would give it: domain errors by code, anything else unmapped. */
 const STATUS: Record<string, number> = { SLOT_FULL: 409, VALIDATION_FAILED: 400, RATE_LIMITED: 429, UNAVAILABLE: 503 };
@@ -20,7 +20,7 @@ const toResponse = (err: unknown): StoredResponse | null =>
   err instanceof DomainError ? { status: STATUS[err.code] ?? 500, body: { error: err.message, code: err.code } } : null;
 
 const world = () => {
-  const clock = fixedClock('2026-11-30T08:00:00Z');
+  const clock = testClock('2026-11-30T08:00:00Z');
   const store = makeInMemoryIdempotencyStore();
   const { uow } = makeInMemoryBooking({ others: { idempotencyRecords: { complete: store.complete } } });
   const idempotent = makeIdempotent({ store, uow, clock, toResponse });
@@ -47,7 +47,7 @@ t.test('a repeat with the same key and request replays the first response withou
 t.test('keys are kept 24 hours: afterwards the same key runs afresh', async (t) => {
   const w = world();
   await w.idempotent(SCOPE, 'k1', HASH, w.created('a1'));
-  w.clock.set(new Date(Date.parse('2026-11-30T08:00:00Z') + IDEMPOTENCY_TTL_MS).toISOString());
+  w.clock.advance(IDEMPOTENCY_TTL_MS);
   t.same((await w.idempotent(SCOPE, 'k1', OTHER, w.created('a2'))).body, { success: true, appointmentId: 'a2' });
   t.equal(await w.store.purgeExpired(new Date('2026-12-05T00:00:00Z')), 1);
 });
@@ -91,7 +91,7 @@ t.test('a request whose process died is retried once its lease has run out', asy
   });
   t.same(claimed, { state: 'new' });
   await t.rejects(w.idempotent(SCOPE, 'k1', HASH, w.created('a1')), { code: 'IDEMPOTENCY_IN_PROGRESS' });
-  w.clock.set(new Date(w.clock.now().getTime() + IDEMPOTENCY_LEASE_MS).toISOString());
+  w.clock.advance(IDEMPOTENCY_LEASE_MS);
   t.equal((await w.idempotent(SCOPE, 'k1', HASH, w.created('a1'))).replayed, false);
 });
 
@@ -125,7 +125,7 @@ t.test('a domain error (4xx, 409) is stored as the response: the error first, th
 });
 
 t.test('the record commits with the change it records: when storing it fails, the change is rolled back', async (t) => {
-  const clock = fixedClock('2026-11-30T08:00:00Z');
+  const clock = testClock('2026-11-30T08:00:00Z');
   const store = makeInMemoryIdempotencyStore();
   const booking = makeInMemoryBooking({
     others: {

@@ -16,7 +16,7 @@ import {
   type UnitOfWork,
   type Vehicle,
 } from './support.js';
-import { fixedClock } from './fakes/booking-world.js';
+import { testClock } from '@garage/testkit';
 
 const GARAGE_ID = '11111111-1111-4111-8111-111111111111';
 const VEHICLE_ID = '44444444-4444-4444-8444-444444444444';
@@ -27,7 +27,7 @@ const NOW = '2026-11-30T08:00:00Z';
  * nothing that a failure would need to roll back); what matters here is which writes happen at all.
  */
 const world = () => {
-  const clock = fixedClock(NOW);
+  const clock = testClock(NOW);
   const quotes = new Map<string, Quote & { tokenHash: string; signerName?: string | null; reason?: string | null }>();
   const leads: Lead[] = [];
   const events: OutboxEvent[] = [];

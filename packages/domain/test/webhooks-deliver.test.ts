@@ -13,12 +13,13 @@ import {
   type WebhookRequest,
   type WebhookResponse,
 } from './support.js';
-import { fakeClock, fakeIntegrations, secretBox } from './webhooks-fixtures.js';
+import { fakeIntegrations, secretBox, testClock, type TestClock } from '@garage/testkit';
 
 const GARAGE = 'garage-1';
+const START = '2030-01-07T09:00:00Z';
 
 /** A receiver scripted response by response; each call takes `tookMs` on the fake clock. */
-const scriptedSender = (clock: ReturnType<typeof fakeClock>, script: (WebhookResponse | Error)[], tookMs = 40) => {
+const scriptedSender = (clock: TestClock, script: (WebhookResponse | Error)[], tookMs = 40) => {
   const requests: WebhookRequest[] = [];
   return {
     requests,
@@ -35,7 +36,7 @@ const scriptedSender = (clock: ReturnType<typeof fakeClock>, script: (WebhookRes
 };
 
 const setup = (script: (WebhookResponse | Error)[] = [], scheduleText = '1s,2s,4s') => {
-  const clock = fakeClock();
+  const clock = testClock(START);
   const integrations = fakeIntegrations();
   const store = makeInMemoryWebhooks({ integrations: integrations.repo, clock });
   const { sender, requests } = scriptedSender(clock, script);
@@ -198,7 +199,7 @@ t.test('claims at most batchSize per call', async (t) => {
 });
 
 t.test('a failure to record one outcome is reported after the whole batch is settled', async (t) => {
-  const clock = fakeClock();
+  const clock = testClock(START);
   const integrations = fakeIntegrations();
   const store = makeInMemoryWebhooks({ integrations: integrations.repo, clock });
   integrations.add(GARAGE, { webhookUrl: 'http://127.0.0.1:9/hook' });

@@ -1,7 +1,6 @@
 import t from 'tap';
 import { systemClock } from './support.js';
-import { webhookStoreContract } from '../src/testing/index.js';
-import { inMemoryHarness } from './webhooks-fixtures.js';
+import { inMemoryHarness, webhookStoreContract } from '@garage/testkit';
 
 // The same suite runs against Postgres and PGlite in packages/postgres: the fake is proven to behave like them.
 const harness = inMemoryHarness(systemClock);

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import t from 'tap';
-import { createTestDatabase } from '../src/testing.js';
-import { insertGarage } from './webhooks-fixtures.js';
+import { createTestDatabase, insertGarage } from '@garage/testkit/postgres';
 
 /**
  * The occupancy read behind booking, rescheduling and availability is one query that an index serves: the partial
@@ -38,8 +37,8 @@ t.test('occupancy reads use appointments_place_idx; the list uses appointments_s
       ),
     );
   });
-  t.match(plans[0], /appointments_place_idx/, plans[0]);
-  t.match(plans[1], /appointments_sync_idx/, plans[1]);
+  t.match(plans[0], /appointments_place_idx/, String(plans[0]));
+  t.match(plans[1], /appointments_sync_idx/, String(plans[1]));
 });
 
 /** Parameters written into the statement, for EXPLAIN (which takes no bind parameters here). */

@@ -1,13 +1,13 @@
-import { bookingContract, idempotencyStoreContract } from '@garage/domain/testing';
+import { bookingContract, idempotencyStoreContract } from '@garage/testkit';
 import { sql } from 'kysely';
 import t from 'tap';
 import { makeIdempotencyStore } from '../src/idempotency-store.js';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
-import { insertGarage, insertIntegration, webhookBackends } from './webhooks-fixtures.js';
+import { backends, insertGarage, insertIntegration } from '@garage/testkit/postgres';
 
 // The suites the in-memory fakes pass too (packages/domain/test/booking-contract.test.ts and
 // idempotency-store-contract.test.ts), here against the real tables on both backends.
-for (const backend of webhookBackends) {
+for (const backend of backends) {
   t.test(backend.name, async (t) => {
     const { handle, drop } = await backend.open();
     t.teardown(drop);

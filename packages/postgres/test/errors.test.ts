@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { connectPostgres } from '../src/db.js';
 import { toDomainError } from '../src/errors.js';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
-import { createTestDatabase } from '../src/testing.js';
+import { createTestDatabase } from '@garage/testkit/postgres';
 
 const codeOf = (err: unknown) => (err instanceof DomainError ? err.code : undefined);
 

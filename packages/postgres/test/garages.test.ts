@@ -1,4 +1,3 @@
-import { garageRepositoryContract } from './contract/garages.contract.js';
-import { runContract } from './contract/harness.js';
+import { garageRepositoryContract, runContract } from '@garage/testkit/postgres';
 
 runContract(garageRepositoryContract);

@@ -1,4 +1,3 @@
-import { runContract } from './contract/harness.js';
-import { integrationRepositoryContract } from './contract/integrations.contract.js';
+import { integrationRepositoryContract, runContract } from '@garage/testkit/postgres';
 
 runContract(integrationRepositoryContract);

@@ -1,8 +1,8 @@
 import t from 'tap';
 import type { Product } from '@garage/domain';
 import { makeUnitOfWork } from '../src/repositories/index.js';
-import { createTestDatabase } from '../src/testing.js';
-import { eachCallCommitted, newGarage, productRow, sleep } from './contract/harness.js';
+import { newGarage, productRow } from '@garage/testkit';
+import { createTestDatabase, eachCallCommitted, sleep } from '@garage/testkit/postgres';
 
 /**
  * Real Postgres only: on PGlite every transaction already runs alone. The race this guards against is a writer that

@@ -1,4 +1,3 @@
-import { runContract } from './contract/harness.js';
-import { leadRepositoryContract } from './contract/leads.contract.js';
+import { leadRepositoryContract, runContract } from '@garage/testkit/postgres';
 
 runContract(leadRepositoryContract);

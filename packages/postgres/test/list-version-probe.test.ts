@@ -2,7 +2,8 @@ import t from 'tap';
 import type { ListName } from '@garage/domain';
 import { makeUnitOfWork } from '../src/repositories/index.js';
 import { makeListVersionProbe } from '../src/repositories/list-version-probe.js';
-import { backends, eachCallCommitted, newGarage, productRow, sleep, vehicleRow } from './contract/harness.js';
+import { newGarage, productRow, vehicleRow } from '@garage/testkit';
+import { backends, eachCallCommitted, sleep } from '@garage/testkit/postgres';
 
 for (const backend of backends) {
   t.test(backend.name, async (t) => {

@@ -1,4 +1,3 @@
-import { runContract } from './contract/harness.js';
-import { productRepositoryContract } from './contract/products.contract.js';
+import { productRepositoryContract, runContract } from '@garage/testkit/postgres';
 
 runContract(productRepositoryContract);

@@ -1,4 +1,3 @@
-import { runContract } from './contract/harness.js';
-import { quoteRepositoryContract } from './contract/quotes.contract.js';
+import { quoteRepositoryContract, runContract } from '@garage/testkit/postgres';
 
 runContract(quoteRepositoryContract);

@@ -1,4 +1,3 @@
-import { runContract } from './contract/harness.js';
-import { stockRepositoryContract } from './contract/stock.contract.js';
+import { runContract, stockRepositoryContract } from '@garage/testkit/postgres';
 
 runContract(stockRepositoryContract);

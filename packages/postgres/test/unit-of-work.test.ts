@@ -1,4 +1,3 @@
-import { runContract } from './contract/harness.js';
-import { unitOfWorkContract } from './contract/unit-of-work.contract.js';
+import { runContract, unitOfWorkContract } from '@garage/testkit/postgres';
 
 runContract(unitOfWorkContract);

@@ -1,4 +1,3 @@
-import { runContract } from './contract/harness.js';
-import { vehicleRepositoryContract } from './contract/vehicles.contract.js';
+import { runContract, vehicleRepositoryContract } from '@garage/testkit/postgres';
 
 runContract(vehicleRepositoryContract);

@@ -3,7 +3,8 @@ import t from 'tap';
 import { makeReencryptWebhookSecrets, makeSecretBox, type EncryptionKey } from '@garage/domain';
 import { makeRepositories } from '../src/repositories/index.js';
 import { makeWebhookSecretStore } from '../src/webhooks/secret-store.js';
-import { backends, newGarage } from './contract/harness.js';
+import { newGarage } from '@garage/testkit';
+import { backends } from '@garage/testkit/postgres';
 
 const key = (id: string): EncryptionKey => ({ id, key: randomBytes(32) });
 

@@ -1,9 +1,9 @@
-import { webhookStoreContract } from '@garage/domain/testing';
+import { webhookStoreContract } from '@garage/testkit';
 import t from 'tap';
-import { postgresHarness, webhookBackends } from './webhooks-fixtures.js';
+import { backends, postgresHarness } from '@garage/testkit/postgres';
 
 // The suite the in-memory fake passes too (packages/domain/test/webhooks-store-contract.test.ts).
-for (const backend of webhookBackends) {
+for (const backend of backends) {
   t.test(backend.name, async (t) => {
     const { handle, drop } = await backend.open();
     t.teardown(drop);

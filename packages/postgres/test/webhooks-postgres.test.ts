@@ -1,9 +1,8 @@
 import { DELIVERY_LEASE_MS, type ClaimedDelivery } from '@garage/domain';
 import t from 'tap';
 import { connectPostgres } from '../src/db.js';
-import { createTestDatabase } from '../src/testing.js';
+import { createTestDatabase, insertGarage, insertIntegration } from '@garage/testkit/postgres';
 import { makeDeliveryQueue, makeOutbox } from '../src/webhooks/index.js';
-import { insertGarage, insertIntegration } from './webhooks-fixtures.js';
 
 const later = (ms = 0) => new Date(Date.now() + 1_000 + ms);
 

@@ -1,3 +1,4 @@
+import { testClock } from '@garage/testkit';
 import t, { type Test } from 'tap';
 import { connectRedis, waitForRedis } from '../src/connection.js';
 import { watchRedis } from '../src/health.js';
@@ -14,29 +15,29 @@ const connected = async (t: Test) => {
 
 t.test('an outage is reported when it starts, then at most once per interval, and its end once', async (t) => {
   const redis = await connected(t);
-  let now = 0;
+  const clock = testClock(0);
   const downs: string[] = [];
   let ups = 0;
-  const stop = watchRedis(redis, { onDown: (err) => downs.push(err.message), onUp: () => ups++, repeatMs: 60_000, heartbeatMs: 3_600_000, now: () => now });
+  const stop = watchRedis(redis, { onDown: (err) => downs.push(err.message), onUp: () => ups++, repeatMs: 60_000, heartbeatMs: 3_600_000, now: () => clock.now().getTime() });
   t.teardown(stop);
 
   // ioredis reports each failed reconnection attempt as an `error` event; these stand for such attempts.
   redis.emit('ready');
   t.equal(ups, 0, 'no recovery without an outage');
   redis.emit('error', new Error('connect ECONNREFUSED'));
-  now = 1000;
+  clock.set(1000);
   redis.emit('error', new Error('connect ECONNREFUSED again'));
-  now = 59_999;
+  clock.set(59_999);
   redis.emit('error', new Error('still refused'));
   t.same(downs, ['connect ECONNREFUSED'], 'one report for the first minute');
-  now = 61_000;
+  clock.set(61_000);
   redis.emit('error', new Error('a minute later'));
   t.same(downs, ['connect ECONNREFUSED', 'a minute later'], 'a reminder once the interval has passed');
 
   redis.emit('ready');
   redis.emit('ready');
   t.equal(ups, 1, 'the recovery is reported once');
-  now = 62_000;
+  clock.set(62_000);
   redis.emit('error', new Error('down again'));
   t.equal(downs.at(-1), 'down again', 'a new outage is reported at once');
 

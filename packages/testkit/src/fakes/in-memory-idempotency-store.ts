@@ -1,4 +1,4 @@
-import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency-store.port.js';
+import type { IdempotencyStore, StoredResponse } from '@garage/domain';
 
 interface IdempotencyRecord {
   requestHash: string;

@@ -1,5 +1,7 @@
 import { DomainError } from '@garage/domain';
-import { newGarage, productRow, type Contract } from './harness.js';
+import { newGarage } from '../../mothers/garages.js';
+import { productRow } from '../../mothers/import-rows.js';
+import type { Contract } from './harness.js';
 
 export const unitOfWorkContract: Contract = (t, { repos, uow }) => {
   t.test('work that succeeds commits every write', async (t) => {

@@ -1,17 +1,20 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { Appointment } from '../entities/appointment.js';
-import { DuplicateError, InvalidReferenceError } from '../errors.js';
-import type {
-  AppointmentListQuery,
-  AppointmentReader,
-  AppointmentRepository,
-  NewAppointment,
-} from '../booking/appointment-repository.port.js';
-import type { BookedInterval } from '../booking/occupancy.js';
-import { systemClock, type Clock } from '../ports/clock.port.js';
-import type { OutboxEvent } from '../ports/outbox.port.js';
-import type { Transaction, UnitOfWork } from '../ports/unit-of-work.port.js';
+import {
+  DuplicateError,
+  InvalidReferenceError,
+  systemClock,
+  type Appointment,
+  type AppointmentListQuery,
+  type AppointmentReader,
+  type AppointmentRepository,
+  type BookedInterval,
+  type Clock,
+  type NewAppointment,
+  type OutboxEvent,
+  type Transaction,
+  type UnitOfWork,
+} from '@garage/domain';
 
 export interface InMemoryBookingOptions {
   clock?: Clock;

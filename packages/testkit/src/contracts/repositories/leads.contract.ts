@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { NewLead } from '@garage/domain';
-import { newGarage, vehicleRow, type Contract } from './harness.js';
+import { newGarage } from '../../mothers/garages.js';
+import { vehicleRow } from '../../mothers/import-rows.js';
+import type { Contract } from './harness.js';
 
 export const leadRepositoryContract: Contract = (t, { repos }) => {
   const lead = (garageId: string, vehicleId: string): NewLead => ({

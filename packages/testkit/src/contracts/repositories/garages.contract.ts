@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { newGarage, type Contract } from './harness.js';
+import { newGarage } from '../../mothers/garages.js';
+import type { Contract } from './harness.js';
 
 export const garageRepositoryContract: Contract = (t, { repos }) => {
   t.test('a created garage is found by slug and by id, booking settings included', async (t) => {

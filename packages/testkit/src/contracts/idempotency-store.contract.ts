@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { IdempotencyClaim, IdempotencyStore } from '../idempotency/idempotency-store.port.js';
+import type { IdempotencyClaim, IdempotencyStore } from '@garage/domain';
 
 /** A named check of a port's documented semantics; run each one against a fresh store from the factory. */
 export interface PortContractCase {

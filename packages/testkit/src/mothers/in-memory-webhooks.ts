@@ -1,30 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  generateWebhookSecret,
-  makeInMemoryWebhooks,
-  makeSecretBox,
-  type Clock,
-  type EncryptedSecret,
-  type Integration,
-  type IntegrationRepository,
-  type WebhookStoreHarness,
-} from './support.js';
-
-export const secretBox = makeSecretBox([{ id: 'k1', key: randomBytes(32) }]);
-
-export const fakeClock = (start = Date.parse('2030-01-07T09:00:00.000Z')) => {
-  let now = start;
-  const clock: Clock & { advance(ms: number): void; set(at: number): void } = {
-    now: () => new Date(now),
-    advance: (ms) => {
-      now += ms;
-    },
-    set: (at) => {
-      now = at;
-    },
-  };
-  return clock;
-};
+import { randomUUID } from 'node:crypto';
+import type { Clock, EncryptedSecret, Integration, IntegrationRepository } from '@garage/domain';
+import type { WebhookStoreHarness } from '../contracts/webhook-store.contract.js';
+import { makeInMemoryWebhooks } from '../fakes/in-memory-webhooks.js';
+import { newIntegration, type TestIntegrationOptions } from './integrations.js';
 
 /** Just enough of the integration repository for the webhook fakes: targets, secrets, revocation. */
 export const fakeIntegrations = () => {
@@ -45,21 +23,20 @@ export const fakeIntegrations = () => {
   };
   return {
     repo,
-    add(garageId: string, options: { webhookUrl: string | null; syncAppointments?: boolean }) {
-      const plaintext = generateWebhookSecret();
+    add(garageId: string, options: TestIntegrationOptions) {
+      const { input, plaintext } = newIntegration(garageId, options);
       const integration: Integration = {
         id: randomUUID(),
         garageId,
-        name: 'test',
-        sync: { appointments: options.syncAppointments ?? false, catalog: false, stock: false },
-        webhookUrl: options.webhookUrl,
+        name: input.name,
+        sync: input.sync,
+        webhookUrl: input.webhookUrl,
         revokedAt: null,
         lastUsedAt: null,
         createdAt: new Date(),
       };
-      const secret = secretBox.encrypt(plaintext);
-      rows.set(integration.id, { integration, secret, plaintext });
-      return { id: integration.id, secret, plaintext };
+      rows.set(integration.id, { integration, secret: input.webhookSecret, plaintext });
+      return { id: integration.id, secret: input.webhookSecret, plaintext };
     },
     revoke(id: string) {
       const row = rows.get(id);

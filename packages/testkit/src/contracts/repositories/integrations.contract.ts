@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { NewIntegration, Repositories, SyncToggles } from '@garage/domain';
-import { newGarage, type Contract } from './harness.js';
+import { newGarage } from '../../mothers/garages.js';
+import type { Contract } from './harness.js';
 
 const hash = () => randomBytes(32).toString('hex');
 const secret = { keyId: 'k1', nonce: 'bm9uY2U=', ciphertext: 'Y2lwaGVy', tag: 'dGFn' };

@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { EncryptedSecret } from '../entities/integration.js';
-import type { Outbox, WebhookEventType } from '../ports/outbox.port.js';
-import type { ClaimedDelivery, DeliveryAttempt, DeliveryQueue } from '../webhooks/delivery-queue.port.js';
+import type {
+  ClaimedDelivery,
+  DeliveryAttempt,
+  DeliveryQueue,
+  EncryptedSecret,
+  Outbox,
+  WebhookEventType,
+} from '@garage/domain';
 
 /**
  * The behaviour every implementation of the outbox and the delivery queue shares, written once and run against

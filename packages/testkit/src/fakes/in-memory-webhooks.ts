@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../ports/clock.port.js';
-import type { IntegrationRepository } from '../ports/integration-repository.port.js';
-import { audienceOf, type Outbox } from '../ports/outbox.port.js';
-import type { ClaimedDelivery, DeliveryAttempt, DeliveryQueue, DeliveryStatus } from '../webhooks/delivery-queue.port.js';
-import type { WebhookEvent } from '../webhooks/webhook-event.js';
+import {
+  audienceOf,
+  type ClaimedDelivery,
+  type Clock,
+  type DeliveryAttempt,
+  type DeliveryQueue,
+  type DeliveryStatus,
+  type IntegrationRepository,
+  type Outbox,
+  type WebhookEvent,
+} from '@garage/domain';
 
 interface StoredDelivery {
   id: string;

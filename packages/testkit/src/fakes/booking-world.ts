@@ -1,7 +1,6 @@
 import {
   DEFAULT_BOOKING,
   makeBookAppointment,
-  makeInMemoryBooking,
   makeListAvailability,
   parseWeeklyHours,
   type BookAppointmentCommand,
@@ -11,7 +10,9 @@ import {
   type GarageRepository,
   type Outbox,
   type ProductReader,
-} from '../support.js';
+} from '@garage/domain';
+import { testClock } from '../clock.js';
+import { makeInMemoryBooking } from './in-memory-booking.js';
 
 export const GARAGE_ID = '11111111-1111-4111-8111-111111111111';
 export const INTEGRATION_ID = '22222222-2222-4222-8222-222222222222';
@@ -19,12 +20,6 @@ export const OTHER_INTEGRATION_ID = '33333333-3333-4333-8333-333333333333';
 export const PRODUCT_A = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 export const PRODUCT_B = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 export const UNKNOWN_PRODUCT = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
-
-/** A clock that stands still until a test moves it. */
-export const fixedClock = (iso: string) => {
-  let now = new Date(iso);
-  return { now: () => new Date(now), set: (next: string) => (now = new Date(next)) };
-};
 
 export interface WorldOptions {
   /** Default: Monday 2026-11-30 09:00 in Paris. */
@@ -51,7 +46,7 @@ const fakeProducts = (known: string[]): Pick<ProductReader, 'findExistingIds'> =
 
 /** One garage with its booking use-cases over in-memory fakes. */
 export const bookingWorld = (options: WorldOptions = {}) => {
-  const clock = fixedClock(options.now ?? '2026-11-30T08:00:00Z');
+  const clock = testClock(options.now ?? '2026-11-30T08:00:00Z');
   const garage: Garage = {
     id: GARAGE_ID,
     slug: 'test',

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import type { AppointmentReader, NewAppointment } from '../booking/appointment-repository.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import { isUuid } from '../services/uuid.js';
+import { isUuid, type AppointmentReader, type NewAppointment, type UnitOfWork } from '@garage/domain';
 import type { PortContractCase } from './idempotency-store.contract.js';
 
 /** What the booking contract needs: the ports over an empty appointments table, and rows they may reference. */

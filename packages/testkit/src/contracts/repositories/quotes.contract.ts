@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { NewQuote, QuoteDecision, Transaction } from '@garage/domain';
-import { newGarage, type Contract } from './harness.js';
+import { newGarage } from '../../mothers/garages.js';
+import type { Contract } from './harness.js';
 
 const DAY = 86_400_000;
 const lines = [{ label: 'Brake pads', quantity: 1.5, unitPriceCents: 5490, vatRate: 20, totalCents: 9882 }];

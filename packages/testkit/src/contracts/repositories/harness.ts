@@ -1,47 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import {
-  DEFAULT_BOOKING,
-  DEFAULT_OPENING_HOURS,
-  parseWeeklyHours,
-  type Garage,
-  type KeysetPosition,
-  type ProductImportRow,
-  type Repositories,
-  type Transaction,
-  type UnitOfWork,
-  type VehicleImportRow,
-} from '@garage/domain';
-import { connectPglite, type DatabaseHandle } from '../../src/db.js';
-import { migrateToLatest } from '../../src/migrations/index.js';
-import { makeRepositories, makeUnitOfWork } from '../../src/repositories/index.js';
-import { createTestDatabase } from '../../src/testing.js';
+import type { KeysetPosition, Repositories, Transaction, UnitOfWork } from '@garage/domain';
+import { makeRepositories, makeUnitOfWork, type DatabaseHandle } from '@garage/postgres';
+import { backends, type Backend } from '../../databases.js';
 
 export type Tap = Parameters<Parameters<typeof t.test>[0]>[0];
-
-export interface OpenedDatabase {
-  handle: DatabaseHandle;
-  drop(): Promise<void>;
-}
-
-export type HandleFactory = () => Promise<OpenedDatabase>;
-
-export interface Backend {
-  name: 'postgres' | 'pglite';
-  open: HandleFactory;
-}
-
-export const backends: Backend[] = [
-  { name: 'postgres', open: () => createTestDatabase('pgrepo') },
-  {
-    name: 'pglite',
-    open: async () => {
-      const handle = await connectPglite(undefined);
-      await migrateToLatest(handle.db);
-      return { handle, drop: () => handle.close() };
-    },
-  },
-];
 
 export interface ContractContext {
   backend: Backend['name'];
@@ -90,33 +52,6 @@ export const runContract = (contract: Contract): void => {
     });
   }
 };
-
-export const newGarage = (repos: Pick<Repositories, 'garages'>, currency = 'EUR'): Promise<Garage> =>
-  repos.garages.create({
-    slug: `g-${randomUUID()}`,
-    name: 'Garage under test',
-    currency,
-    booking: { ...DEFAULT_BOOKING, weeklyHours: parseWeeklyHours(DEFAULT_OPENING_HOURS) },
-  });
-
-export const productRow = (i: number, extra: Partial<ProductImportRow> = {}): ProductImportRow => ({
-  sku: `SKU-${String(i).padStart(3, '0')}`,
-  name: `Product ${i}`,
-  priceCents: 1000 + i,
-  ...extra,
-});
-
-export const vehicleRow = (i: number, extra: Partial<VehicleImportRow> = {}): VehicleImportRow => ({
-  reference: `VO-${String(i).padStart(3, '0')}`,
-  make: 'Peugeot',
-  model: '208',
-  year: 2020,
-  mileageKm: 10_000 + i,
-  fuel: 'petrol',
-  gearbox: 'manual',
-  priceCents: 1_500_000 + i,
-  ...extra,
-});
 
 /**
  * Walks a keyset list page by page the way the API does (next page strictly after the last item), calling

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { connectPostgres, type DatabaseHandle } from './db.js';
-import { migrateToLatest } from './migrations/index.js';
+import { connectPglite, connectPostgres, migrateToLatest, type DatabaseHandle } from '@garage/postgres';
 
 export interface TestDatabase {
   url: string;
@@ -44,3 +43,27 @@ export const createTestDatabase = async (prefix = 't'): Promise<TestDatabase> =>
     },
   };
 };
+
+export interface OpenedDatabase {
+  handle: DatabaseHandle;
+  drop(): Promise<void>;
+}
+
+export interface Backend {
+  name: 'postgres' | 'pglite';
+  /** A fresh, migrated database of this kind. */
+  open(): Promise<OpenedDatabase>;
+}
+
+/** Every database the adapter runs on: a suite run once per backend proves it behaves the same on each. */
+export const backends: Backend[] = [
+  { name: 'postgres', open: () => createTestDatabase('pgtest') },
+  {
+    name: 'pglite',
+    open: async () => {
+      const handle = await connectPglite(undefined);
+      await migrateToLatest(handle.db);
+      return { handle, drop: () => handle.close() };
+    },
+  },
+];

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { makeCursorCodec, makeListProducts, type Product, type ProductListQuery, type Repositories } from '@garage/domain';
-import { newGarage, occurrences, productRow, walk, type Contract } from './harness.js';
+import { newGarage } from '../../mothers/garages.js';
+import { productRow } from '../../mothers/import-rows.js';
+import { occurrences, walk, type Contract } from './harness.js';
 
 const listAll = (repos: Repositories, query: Partial<ProductListQuery> & { garageId: string }) =>
   walk(
