@@ -6,7 +6,7 @@ import type { Clock } from '@garage/domain';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
-import type { Config, TrustProxy } from './config.js';
+import type { Config, TrustProxy } from '@garage/config';
 import { createLogger, requestIdOf } from './logging.js';
 import demo from './composition/demo.js';
 import idempotencyPurge from './composition/idempotency-purge.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from './config.js';
+import type { LogLevel } from '@garage/config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 

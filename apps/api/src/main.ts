@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp, type App } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadApiConfig as loadConfig, type Config } from '@garage/config';
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);

@@ -7,28 +7,23 @@ import {
   toDomainError,
   type Storage,
 } from '@garage/postgres';
+import { loadCliConfig, type Environment } from '@garage/config';
 import { CliError } from './errors.js';
 
 /** The CLI's composition root: the only module that knows the concrete adapters. */
 
-export interface CliEnvironment {
-  DATABASE_URL?: string;
-  PGLITE_DIR?: string;
-  ENCRYPTION_KEY?: string;
-  /** Former keys, comma-separated: decrypt-only, as for the API. */
-  ENCRYPTION_KEY_PREVIOUS?: string;
-}
-
-const DEFAULT_PGLITE_DIR = '.data/pglite';
+/** The process environment: DATABASE_URL, PGLITE_DIR, ENCRYPTION_KEY, ENCRYPTION_KEY_PREVIOUS (see `loadCliConfig`). */
+export type CliEnvironment = Environment;
 
 const open = async (env: CliEnvironment, warn: (text: string) => void): Promise<Storage> => {
   try {
-    // The same variables as the API, so that `pnpm cli` and `pnpm start` see the same database; empty means unset.
+    // The same variables as the API, so that `pnpm cli` and `pnpm start` see the same database.
+    const config = loadCliConfig(env);
     return await openStorage({
-      databaseUrl: env.DATABASE_URL || undefined,
-      pgliteDir: env.PGLITE_DIR || DEFAULT_PGLITE_DIR,
-      encryptionKey: env.ENCRYPTION_KEY || undefined,
-      previousEncryptionKeys: (env.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((k) => k.trim()).filter(Boolean),
+      databaseUrl: config.databaseUrl ?? undefined,
+      pgliteDir: config.pgliteDir,
+      encryptionKey: config.encryptionKey ?? undefined,
+      previousEncryptionKeys: config.previousEncryptionKeys,
       logger: { warn: (message) => warn(`warning: ${message}\n`) },
     });
   } catch (err) {

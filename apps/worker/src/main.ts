@@ -1,7 +1,7 @@
 import { connectPostgres } from '@garage/postgres';
 import { pino } from 'pino';
-import { loadWorkerConfig, type WorkerConfig } from './config.js';
-import { makeWebhookDelivery } from './webhook-delivery.js';
+import { loadWorkerConfig, type WorkerConfig } from '@garage/config';
+import { makeWebhookDelivery } from '@garage/webhook-delivery';
 
 /**
  * The dedicated webhook worker: delivers what the API processes wrote to the outbox. Run as many as needed; they

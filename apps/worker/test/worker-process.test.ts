@@ -7,7 +7,7 @@ import { makeDeliveryQueue, makeOutbox } from '@garage/postgres';
 import { createTestDatabase, insertGarage, insertIntegration } from '@garage/testkit/postgres';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
-import { newEncryptionKey, sleep, startReceiver } from './helpers.js';
+import { newEncryptionKey, sleep, startReceiver } from '@garage/testkit';
 
 // The built worker, run the way operators run it (`pnpm worker`). The package's test script builds it first.
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));

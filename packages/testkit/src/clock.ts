@@ -29,3 +29,6 @@ export const testClock = (start: string | number | Date): TestClock => {
     },
   };
 };
+
+/** Real time passing, for tests of concurrency and timeouts. */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,3 +11,4 @@ export * from './mothers/garages.js';
 export * from './mothers/import-rows.js';
 export * from './mothers/integrations.js';
 export * from './mothers/in-memory-webhooks.js';
+export * from './webhook-receiver.js';

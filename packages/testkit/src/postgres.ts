@@ -10,3 +10,4 @@ export * from './contracts/repositories/stock.contract.js';
 export * from './contracts/repositories/unit-of-work.contract.js';
 export * from './contracts/repositories/vehicles.contract.js';
 export * from './mothers/postgres-webhooks.js';
+export { sleep } from './clock.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { makeWebhookDelivery } from '@garage/worker';
-import type { Config } from '../config.js';
+import { makeWebhookDelivery } from '@garage/webhook-delivery';
+import type { Config } from '@garage/config';
 
 /**
  * In-process webhook delivery (CONTRACT.md §5: one process is a complete system), when DELIVER_WEBHOOKS is on. Hooks

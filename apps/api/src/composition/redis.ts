@@ -1,7 +1,7 @@
 import { connectRedis, pingRedis, waitForRedis, watchRedis, type Redis } from '@garage/redis';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
+import type { Config } from '@garage/config';
 
 declare module 'fastify' {
   interface FastifyInstance {

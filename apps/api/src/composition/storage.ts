@@ -1,7 +1,7 @@
 import { migrateToLatest, openStorage, type Storage } from '@garage/postgres';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
+import type { Config } from '@garage/config';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -78,4 +78,3 @@ export const walk = async <T>(
 export const occurrences = (keys: string[]): Record<string, number> =>
   keys.reduce<Record<string, number>>((counts, key) => ({ ...counts, [key]: (counts[key] ?? 0) + 1 }), {});
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

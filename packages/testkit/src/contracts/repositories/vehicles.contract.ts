@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Repositories, Vehicle, VehicleListQuery } from '@garage/domain';
 import { newGarage } from '../../mothers/garages.js';
 import { vehicleRow } from '../../mothers/import-rows.js';
-import { occurrences, sleep, walk, type Contract } from './harness.js';
+import { sleep } from '../../clock.js';
+import { occurrences, walk, type Contract } from './harness.js';
 
 const listAll = (repos: Repositories, query: Partial<VehicleListQuery> & { garageId: string }, limit = 1000) =>
   walk(

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { makeHttpSender } from '../src/http-sender.js';
-import { sleep, startReceiver } from './helpers.js';
+import { sleep, startReceiver } from '@garage/testkit';
 
 const sender = makeHttpSender();
 const request = (url: string, timeoutMs = 2_000) => ({

@@ -61,8 +61,6 @@ const flatten = (headers: IncomingHttpHeaders): Record<string, string> =>
     Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])),
   );
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** An ENCRYPTION_KEY value, the key ring the API would derive from it, and the secret box sealing with it. */
 export const newEncryptionKey = (): { env: string; keys: EncryptionKey[]; secretBox: SecretBox } => {
   const env = randomBytes(32).toString('base64');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
-import { loadWorkerConfig } from '../src/config.js';
+import { loadWorkerConfig } from '../src/index.js';
 
 const key = randomBytes(32).toString('base64');
 const valid = { DATABASE_URL: 'postgres://u@db/garage', ENCRYPTION_KEY: key };

@@ -4,7 +4,7 @@ import { createTestDatabase, insertGarage, insertIntegration } from '@garage/tes
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';
-import { memoryLogger, newEncryptionKey, sleep, startReceiver } from './helpers.js';
+import { memoryLogger, newEncryptionKey, sleep, startReceiver } from '@garage/testkit';
 
 // Real Postgres, real HTTP on loopback, the receiver's side checked with the Standard Webhooks reference library.
 const database = await createTestDatabase('worker');

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { startDeliveryLoop } from '../src/delivery-loop.js';
-import { memoryLogger, sleep } from './helpers.js';
+import { memoryLogger, sleep } from '@garage/testkit';
 
 t.test('drains without pause while work is due, then polls at the interval', async (t) => {
   const backlog = [5, 5, 2];

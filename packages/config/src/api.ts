@@ -1,0 +1,94 @@
+import { isIP } from 'node:net';
+import { Type, type Static } from 'typebox';
+import { ConfigError } from './config-error.js';
+import { encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
+import { readEnv, type Environment } from './read-env.js';
+
+/** The API process's environment (CONTRACT.md §6). */
+const ApiEnv = Type.Object({
+  PORT: Type.String({ pattern: '^\\d{1,5}$', default: '3000', description: 'an integer from 0 to 65535' }),
+  HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'a host name or IP address' }),
+  ...sharedFields,
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' })),
+  TRUST_PROXY: Type.Optional(
+    Type.String({ minLength: 1, description: '`true`, `false`, a hop count or a comma-separated list of IPs/CIDRs' }),
+  ),
+  DELIVER_WEBHOOKS: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
+  MIGRATE_ON_START: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
+});
+
+export type TrustProxy = boolean | number | string[];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Unset: embedded Postgres (PGlite) under `pgliteDir`, with demo data. */
+  databaseUrl: string | null;
+  pgliteDir: string;
+  redisUrl: string | null;
+  /** Base64 of 32 bytes; required with `databaseUrl`. Embedded mode generates and keeps its own when unset. */
+  encryptionKey: string | null;
+  /** Former keys, decrypt-only, kept while secrets written under them are re-encrypted (README: key rotation). */
+  previousEncryptionKeys: string[];
+  trustProxy: TrustProxy;
+  logLevel: LogLevel;
+  /** Delays between webhook delivery attempts (CONTRACT.md §5). */
+  webhookRetryScheduleMs: readonly number[];
+  /** Deliver webhooks from this process (default), so one process is a complete system; off with dedicated workers. */
+  deliverWebhooks: boolean;
+  /** Apply pending migrations at start (default); off when a deployment runs `cli migrate` once before the API. */
+  migrateOnStart: boolean;
+}
+
+const isCidrOrIp = (value: string): boolean => {
+  const [address, bits, extra] = value.split('/');
+  if (!address || extra !== undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128);
+};
+
+const trustProxyOf = (text: string | undefined): TrustProxy => {
+  if (text === undefined || text === 'false') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  const list = text.split(',').map((s) => s.trim());
+  if (list.every(isCidrOrIp)) return list;
+  throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or a comma-separated list of IP addresses or CIDR ranges (got "${text}")`);
+};
+
+const activeKeyOf = (env: Static<typeof ApiEnv>): string | null => {
+  if (env.ENCRYPTION_KEY === undefined) {
+    if (env.DATABASE_URL !== undefined) {
+      throw new ConfigError('ENCRYPTION_KEY', 'is required when DATABASE_URL is set (base64 of 32 random bytes, e.g. `openssl rand -base64 32`)');
+    }
+    return null;
+  }
+  encryptionKeyOf(env.ENCRYPTION_KEY);
+  return env.ENCRYPTION_KEY.trim();
+};
+
+/** Parses the API's environment once at start; throws a `ConfigError` naming the first bad variable. */
+export const loadApiConfig = (env: Environment = process.env): Config => {
+  const parsed = readEnv(ApiEnv, env);
+  const port = Number(parsed.PORT);
+  if (port > 65535) throw new ConfigError('PORT', `must be an integer from 0 to 65535 (got "${parsed.PORT}")`);
+  const encryptionKey = activeKeyOf(parsed);
+  previousKeysOf(parsed.ENCRYPTION_KEY_PREVIOUS);
+  return {
+    port,
+    host: parsed.HOST,
+    databaseUrl: parsed.DATABASE_URL ?? null,
+    pgliteDir: parsed.PGLITE_DIR,
+    redisUrl: parsed.REDIS_URL ?? null,
+    encryptionKey,
+    previousEncryptionKeys: (parsed.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((part) => part.trim()).filter(Boolean),
+    trustProxy: trustProxyOf(parsed.TRUST_PROXY),
+    logLevel: parsed.LOG_LEVEL,
+    webhookRetryScheduleMs: retryScheduleOf(parsed.WEBHOOK_RETRY_SCHEDULE),
+    deliverWebhooks: parsed.DELIVER_WEBHOOKS === 'true',
+    migrateOnStart: parsed.MIGRATE_ON_START === 'true',
+  };
+};

@@ -1,0 +1,32 @@
+import { Type } from 'typebox';
+import { encryptionKeyOf, previousKeysOf, sharedFields } from './fields.js';
+import { readEnv, type Environment } from './read-env.js';
+
+/** The admin CLI reads the database settings of the API, so that `pnpm cli` and `pnpm start` see the same data. */
+const CliEnv = Type.Object({
+  DATABASE_URL: sharedFields.DATABASE_URL,
+  PGLITE_DIR: sharedFields.PGLITE_DIR,
+  ENCRYPTION_KEY: sharedFields.ENCRYPTION_KEY,
+  ENCRYPTION_KEY_PREVIOUS: sharedFields.ENCRYPTION_KEY_PREVIOUS,
+});
+
+export interface CliConfig {
+  databaseUrl: string | null;
+  pgliteDir: string;
+  /** Checked here; the database layer requires it with DATABASE_URL and generates one in embedded mode. */
+  encryptionKey: string | null;
+  previousEncryptionKeys: string[];
+}
+
+/** Parses the CLI's environment once, before any command opens the database. */
+export const loadCliConfig = (env: Environment = process.env): CliConfig => {
+  const parsed = readEnv(CliEnv, env);
+  if (parsed.ENCRYPTION_KEY !== undefined) encryptionKeyOf(parsed.ENCRYPTION_KEY);
+  previousKeysOf(parsed.ENCRYPTION_KEY_PREVIOUS);
+  return {
+    databaseUrl: parsed.DATABASE_URL ?? null,
+    pgliteDir: parsed.PGLITE_DIR,
+    encryptionKey: parsed.ENCRYPTION_KEY?.trim() ?? null,
+    previousEncryptionKeys: (parsed.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((part) => part.trim()).filter(Boolean),
+  };
+};

@@ -1,0 +1,10 @@
+/** A configuration problem, worded for the operator who reads it on stderr. It never quotes a secret. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}

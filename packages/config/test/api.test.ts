@@ -1,0 +1,108 @@
+import t, { type Test as Tap } from 'tap';
+import { ConfigError, loadApiConfig as loadConfig } from '../src/index.js';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
+t.test('defaults', async (t) => {
+  const config = loadConfig({});
+  t.same(config, {
+    port: 3000,
+    host: '0.0.0.0',
+    databaseUrl: null,
+    pgliteDir: '.data/pglite',
+    redisUrl: null,
+    encryptionKey: null,
+    previousEncryptionKeys: [],
+    trustProxy: false,
+    logLevel: 'info',
+    webhookRetryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    deliverWebhooks: true,
+    migrateOnStart: true,
+  });
+});
+
+t.test('webhook delivery and start-up migrations can be left to other processes', async (t) => {
+  const config = loadConfig({ DELIVER_WEBHOOKS: 'false', MIGRATE_ON_START: 'false' });
+  t.equal(config.deliverWebhooks, false);
+  t.equal(config.migrateOnStart, false);
+  t.throws(() => loadConfig({ DELIVER_WEBHOOKS: 'no' }), /DELIVER_WEBHOOKS must be true or false/);
+});
+
+t.test('every variable', async (t) => {
+  const config = loadConfig({
+    PORT: '8080',
+    HOST: '127.0.0.1',
+    DATABASE_URL: 'postgres://app:secret@db:5432/garage',
+    PGLITE_DIR: '/var/lib/garage',
+    REDIS_URL: 'redis://cache:6379',
+    ENCRYPTION_KEY: KEY,
+    TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
+    LOG_LEVEL: 'warn',
+    WEBHOOK_RETRY_SCHEDULE: '1s,2s,500ms,1m,1h',
+  });
+  t.equal(config.port, 8080);
+  t.equal(config.host, '127.0.0.1');
+  t.equal(config.databaseUrl, 'postgres://app:secret@db:5432/garage');
+  t.equal(config.pgliteDir, '/var/lib/garage');
+  t.equal(config.redisUrl, 'redis://cache:6379');
+  t.equal(config.encryptionKey, KEY);
+  t.same(config.trustProxy, ['10.0.0.0/8', '192.168.1.1']);
+  t.equal(config.logLevel, 'warn');
+  t.same(config.webhookRetryScheduleMs, [1000, 2000, 500, 60_000, 3_600_000]);
+});
+
+t.test('TRUST_PROXY forms', async (t) => {
+  t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+  t.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+  t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+  t.same(loadConfig({ TRUST_PROXY: '::1,fd00::/8' }).trustProxy, ['::1', 'fd00::/8']);
+});
+
+t.test('empty values count as unset', async (t) => {
+  t.equal(loadConfig({ PORT: '', DATABASE_URL: '' }).port, 3000);
+});
+
+const rejects = (env: Record<string, string>, variable: string, t: Tap) => {
+  let error: unknown;
+  try {
+    loadConfig(env);
+  } catch (err) {
+    error = err;
+  }
+  t.type(error, ConfigError, JSON.stringify(env));
+  t.equal((error as ConfigError).variable, variable);
+  t.match((error as Error).message, new RegExp(`^Invalid configuration: ${variable} `));
+  return (error as Error).message;
+};
+
+t.test('bad values name their variable', async (t) => {
+  rejects({ PORT: 'abc' }, 'PORT', t);
+  rejects({ PORT: '70000' }, 'PORT', t);
+  rejects({ PORT: '-1' }, 'PORT', t);
+  rejects({ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', t);
+  rejects({ REDIS_URL: 'http://x' }, 'REDIS_URL', t);
+  rejects({ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL', t);
+  rejects({ TRUST_PROXY: 'yes please' }, 'TRUST_PROXY', t);
+  rejects({ TRUST_PROXY: '10.0.0.0/99' }, 'TRUST_PROXY', t);
+  rejects({ WEBHOOK_RETRY_SCHEDULE: '5 seconds' }, 'WEBHOOK_RETRY_SCHEDULE', t);
+  rejects({ WEBHOOK_RETRY_SCHEDULE: '0s' }, 'WEBHOOK_RETRY_SCHEDULE', t);
+});
+
+t.test('ENCRYPTION_KEY: 32 bytes of base64, required with DATABASE_URL, never echoed', async (t) => {
+  const short = Buffer.alloc(16, 1).toString('base64');
+  const message = rejects({ ENCRYPTION_KEY: short }, 'ENCRYPTION_KEY', t);
+  t.notOk(message.includes(short), 'the key is not echoed');
+  rejects({ ENCRYPTION_KEY: 'not base64 at all!!' }, 'ENCRYPTION_KEY', t);
+  rejects({ DATABASE_URL: 'postgres://db/garage' }, 'ENCRYPTION_KEY', t);
+  t.equal(loadConfig({ DATABASE_URL: 'postgres://db/garage', ENCRYPTION_KEY: KEY }).encryptionKey, KEY);
+  t.equal(loadConfig({ ENCRYPTION_KEY: KEY }).encryptionKey, KEY, 'allowed in embedded mode too');
+});
+
+t.test('ENCRYPTION_KEY_PREVIOUS: former keys for decryption, each checked, never echoed', async (t) => {
+  const previous = [Buffer.alloc(32, 1).toString('base64'), Buffer.alloc(32, 2).toString('base64')];
+  const config = loadConfig({ ENCRYPTION_KEY: KEY, ENCRYPTION_KEY_PREVIOUS: ` ${previous[0]}, ${previous[1]},` });
+  t.same(config.previousEncryptionKeys, previous);
+  const message = rejects({ ENCRYPTION_KEY: KEY, ENCRYPTION_KEY_PREVIOUS: `${previous[0]},not-a-key-at-all` }, 'ENCRYPTION_KEY_PREVIOUS', t);
+  t.match(message, /entry #2/);
+  t.notMatch(message, /not-a-key|AQEB/);
+});

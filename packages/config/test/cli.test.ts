@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import t from 'tap';
+import { ConfigError, loadCliConfig } from '../src/index.js';
+
+const key = randomBytes(32).toString('base64');
+
+t.test('the CLI reads the database settings of the API, with the same defaults', async (t) => {
+  t.same(loadCliConfig({}), { databaseUrl: null, pgliteDir: '.data/pglite', encryptionKey: null, previousEncryptionKeys: [] });
+  t.same(loadCliConfig({ DATABASE_URL: 'postgres://db/garage', ENCRYPTION_KEY: ` ${key} `, ENCRYPTION_KEY_PREVIOUS: `${key},`, PGLITE_DIR: '' }), {
+    databaseUrl: 'postgres://db/garage',
+    pgliteDir: '.data/pglite',
+    encryptionKey: key,
+    previousEncryptionKeys: [key],
+  });
+});
+
+t.test('a bad value names its variable and never echoes a secret', async (t) => {
+  for (const [env, variable] of [
+    [{ DATABASE_URL: 'mysql://user:secret@db' }, 'DATABASE_URL'],
+    [{ ENCRYPTION_KEY: 'c2hvcnQ=' }, 'ENCRYPTION_KEY'],
+    [{ ENCRYPTION_KEY_PREVIOUS: `${key},short` }, 'ENCRYPTION_KEY_PREVIOUS'],
+  ] as const) {
+    const err = t.throws(() => loadCliConfig(env)) as ConfigError;
+    t.type(err, ConfigError);
+    t.equal(err.variable, variable);
+    t.notMatch(err.message, /secret|c2hvcnQ|short/, 'no value quoted');
+  }
+});
