@@ -17,6 +17,7 @@ import httpConventions from './plugins/http-conventions.js';
 import listCache from './plugins/list-cache.js';
 import metrics from './plugins/metrics.js';
 import readiness from './plugins/readiness.js';
+import wellFormedText from './plugins/well-formed-text.js';
 import routes from './routes/index.js';
 import { validatorCompiler } from './schemas/compiler.js';
 
@@ -95,6 +96,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(gracefulClose);
   await app.register(httpConventions);
   await app.register(errorHandler);
+  await app.register(wellFormedText);
   await app.register(readiness);
   await app.register(metrics);
   await app.register(compositionRoot, {
