@@ -68,7 +68,7 @@ export const AppointmentBooked = Type.Object(
 );
 
 const LocalDate = (description: string) =>
-  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: ['2026-12-01'] });
+  Type.String({ format: 'date', description, examples: ['2026-12-01'] });
 
 export const availabilityQueryFields = {
   from: LocalDate("First local date (the garage's time zone), inclusive"),
