@@ -15,10 +15,12 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   QUOTE_ALREADY_PROCESSED: 409,
   QUOTE_EXPIRED: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
+  METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 };
@@ -130,10 +132,17 @@ export default fp(
     app.setNotFoundHandler((request, reply) => {
       // The path only, and no quote token: the query string may hold a discouraged apiKey.
       const path = redactedPath(request.url);
+      const allowed = app.allowedMethods(request.url.split('?', 1)[0] ?? request.url);
+      if (allowed.length > 0) {
+        return reply
+          .code(405)
+          .header('allow', allowed.join(', '))
+          .send({ error: `Method ${request.method} is not allowed on ${path}`, code: 'METHOD_NOT_ALLOWED' } satisfies ErrorBody);
+      }
       return reply.code(404).send({ error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' } satisfies ErrorBody);
     });
   },
-  { name: 'error-handler' },
+  { name: 'error-handler', dependencies: ['route-methods'] },
 );
 
 /** For `frameworkErrors`: failures of the router (bad URL encoding, over-long parameters) get the same body. */
