@@ -1,4 +1,4 @@
-import { isDomainError, type ErrorCode, type ErrorDetail } from '@garage/domain';
+import { isDomainError, UNAUTHORIZED_MESSAGE, type ErrorCode, type ErrorDetail } from '@garage/domain';
 import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import fp from 'fastify-plugin';
 import { redactedPath } from '../logging.js';
@@ -71,7 +71,7 @@ const detailsOf = (errors: FastifySchemaValidationError[], part: string): ErrorD
 
 /** Errors raised by Fastify itself before a handler runs, by status. Their own messages are not part of the contract. */
 const FRAMEWORK_ERRORS: Record<number, ErrorBody> = {
-  401: { error: 'Unauthorized', code: 'UNAUTHORIZED' },
+  401: { error: UNAUTHORIZED_MESSAGE, code: 'UNAUTHORIZED' },
   404: { error: 'Not found', code: 'NOT_FOUND' },
   413: { error: 'Request body is larger than 64 KiB', code: 'PAYLOAD_TOO_LARGE' },
   415: { error: 'Request body must be JSON (Content-Type: application/json)', code: 'UNSUPPORTED_MEDIA_TYPE' },

@@ -13,7 +13,7 @@ export const makeResolveFleetGarage =
   ({ authenticate, garages }: { authenticate: Authenticate; garages: Pick<GarageRepository, 'findBySlug'> }) =>
   async ({ apiKey, garageSlug }: { apiKey: string | undefined; garageSlug: string | undefined }): Promise<string> => {
     if (apiKey !== undefined) return (await authenticate(apiKey, null)).garageId;
-    if (garageSlug === undefined) throw new UnauthorizedError('Send an x-api-key header or a garageSlug query parameter');
+    if (garageSlug === undefined) throw new UnauthorizedError();
     if (!isSlug(garageSlug)) {
       throw new ValidationError('Invalid query string', [
         { path: '/garageSlug', message: `must be lowercase letters, digits and single dashes, at most ${SLUG_MAX_LENGTH} characters` },
