@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import type { Config, TrustProxy } from '@garage/config';
+import { clientErrorHandler } from './http/client-errors.js';
 import { createLogger, requestIdOf } from './logging.js';
 import demo from './composition/demo.js';
 import idempotencyPurge from './composition/idempotency-purge.js';
@@ -22,10 +23,13 @@ import httpConventions from './plugins/http-conventions.js';
 import listCache from './plugins/list-cache.js';
 import metrics from './plugins/metrics.js';
 import readiness from './plugins/readiness.js';
+import routeMethods from './plugins/route-methods.js';
+import wellFormedText from './plugins/well-formed-text.js';
 import routes from './routes/index.js';
 import { validatorCompiler } from './schemas/compiler.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+const IGNORE_TRAILING_SLASH = true;
 
 export interface AppOverrides {
   /** Where log lines go (tests capture them); stdout otherwise. */
@@ -72,7 +76,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     requestIdHeader: false,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: IGNORE_TRAILING_SLASH },
     // Slow clients cannot hold a connection forever; keep-alive outlives typical load-balancer idle timeouts.
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
@@ -81,6 +85,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     return503OnClosing: false,
     // Opening embedded Postgres (WASM) and migrating can take a while on a cold, busy machine.
     pluginTimeout: 120_000,
+    clientErrorHandler,
     frameworkErrors: (err, request, reply) => {
       const { status, body } = frameworkErrorHandler(err);
       request.log.info({ code: body.code }, body.error);
@@ -88,6 +93,8 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  // First, so that it sees every route (405 with `Allow` for a known path and a wrong method).
+  await app.register(routeMethods, { ignoreTrailingSlash: IGNORE_TRAILING_SLASH });
 
   await app.register(helmet);
   await app.register(swagger, {
@@ -104,6 +111,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(gracefulClose);
   await app.register(httpConventions);
   await app.register(errorHandler);
+  await app.register(wellFormedText);
   await app.register(readiness);
   await app.register(metrics);
 

@@ -16,10 +16,12 @@ const CONTRACT_STATUS: Record<ErrorCode, number> = {
   QUOTE_EXPIRED: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
   APPOINTMENT_NOT_CHANGEABLE: 409,
+  METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 };
@@ -155,11 +157,21 @@ t.test('the one error handler', async (t) => {
   });
 
   t.test('unknown route: 404 NOT_FOUND', async (t) => {
-    for (const [method, url] of [['GET', '/nope'], ['GET', '/api/public/nope'], ['POST', '/api/public/products'], ['DELETE', '/api/public/fleet']] as const) {
+    for (const [method, url] of [['GET', '/nope'], ['GET', '/api/public/nope'], ['POST', '/api/public/products/x/y']] as const) {
       const res = await app.inject({ method, url });
       t.equal(res.statusCode, 404, `${method} ${url}`);
       t.equal(res.json().code, 'NOT_FOUND');
       t.type(res.json().error, 'string');
+      t.ok(res.headers['x-request-id']);
+    }
+  });
+
+  t.test('known path, wrong method: 405 METHOD_NOT_ALLOWED (CONTRACT.md §1)', async (t) => {
+    for (const [method, url] of [['POST', '/api/public/products'], ['DELETE', '/api/public/fleet']] as const) {
+      const res = await app.inject({ method, url });
+      t.equal(res.statusCode, 405, `${method} ${url}`);
+      t.equal(res.json().code, 'METHOD_NOT_ALLOWED');
+      t.match(res.headers.allow, /GET/);
       t.ok(res.headers['x-request-id']);
     }
   });

@@ -15,9 +15,11 @@ export type ErrorCode =
   | 'IDEMPOTENCY_IN_PROGRESS'
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'APPOINTMENT_NOT_CHANGEABLE'
+  | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
+  | 'HEADERS_TOO_LARGE'
   | 'INTERNAL'
   | 'UNAVAILABLE';
 
@@ -49,9 +51,15 @@ export class InvalidReferenceError extends DomainError {
   }
 }
 
+/**
+ * The one message of every 401, whatever the reason (missing, malformed, unknown or revoked key, a toggle that is
+ * off): a caller probing keys learns nothing from it about which keys exist or what they may do.
+ */
+export const UNAUTHORIZED_MESSAGE = 'Missing, unknown or revoked API key, or the integration may not use this endpoint';
+
 export class UnauthorizedError extends DomainError {
-  constructor(message = 'Missing, unknown or revoked API key, or the integration may not use this endpoint') {
-    super('UNAUTHORIZED', message);
+  constructor() {
+    super('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
   }
 }
 

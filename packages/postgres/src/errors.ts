@@ -1,4 +1,4 @@
-import { DuplicateError, InvalidReferenceError, isDomainError, UnavailableError } from '@garage/domain';
+import { DuplicateError, InvalidReferenceError, isDomainError, UnavailableError, ValidationError } from '@garage/domain';
 
 /**
  * The one place where database failures become domain errors (CONTRACT.md §2): transports see only codes, and
@@ -54,15 +54,37 @@ const isUnavailable = (err: unknown): boolean =>
 
 const withCause = <E extends Error>(error: E, cause: unknown): E => Object.assign(error, { cause });
 
-/** Maps a database failure to its domain error; anything else (a bug) is returned unchanged and becomes a 500. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/**
+ * Integrity violations (SQLSTATE class 23) with a meaning of their own: a row that conflicts with an exclusion
+ * constraint is a duplicate of sorts; a delete restricted by a reference names something still in use.
+ */
+const INTEGRITY_ERRORS: Record<string, (err: DriverError) => Error> = {
+  '23505': ({ constraint }) =>
+    new DuplicateError(typeof constraint === 'string' ? DUPLICATE_MESSAGES[constraint] : undefined),
+  '23P01': () => new DuplicateError('Conflicts with an existing record'),
+  '23503': () => new InvalidReferenceError('A referenced record does not exist'),
+  '23001': () => new InvalidReferenceError('The record is still referenced'),
+};
+
+/**
+ * Maps a database failure to its domain error; anything else (a bug) is returned unchanged and becomes a 500.
+ * Whatever the database refuses as data is the client's to fix, never a 500 (CONTRACT.md §1): every data exception
+ * (class 22: text it cannot store, a number or time out of range, a malformed value) and every integrity violation
+ * (class 23) not named above (a missing required value, a failed check) is VALIDATION_FAILED. The driver's message
+ * names internals (columns, constraints), so it stays in the cause, for the log.
+ */
 export const toDomainError = (err: unknown): unknown => {
   if (isDomainError(err)) return err;
-  const { code, constraint } = (typeof err === 'object' && err !== null ? err : {}) as DriverError;
-  if (code === '23505') {
-    const message = typeof constraint === 'string' ? DUPLICATE_MESSAGES[constraint] : undefined;
-    return withCause(new DuplicateError(message), err);
+  const driverError = (typeof err === 'object' && err !== null ? err : {}) as DriverError;
+  const { code } = driverError;
+  if (typeof code === 'string' && SQLSTATE.test(code)) {
+    const integrity = INTEGRITY_ERRORS[code];
+    if (integrity) return withCause(integrity(driverError), err);
+    if (code.startsWith('22')) return withCause(new ValidationError('A value cannot be stored or compared: it is out of range or malformed'), err);
+    if (code.startsWith('23')) return withCause(new ValidationError('A value breaks a rule of the stored data'), err);
   }
-  if (code === '23503') return withCause(new InvalidReferenceError('A referenced record does not exist'), err);
   if (isUnavailable(err)) return withCause(new UnavailableError('The database is unavailable; retry later'), err);
   return err;
 };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ENCRYPTION_KEY_BYTES, parseEncryptionKey, type EncryptionKey } from '@garage/domain';
 import { connectPglite, connectPostgres, type DatabaseHandle } from './db.js';
@@ -33,12 +33,31 @@ const embeddedKey = async (pgliteDir: string, logger: StorageOptions['logger']):
   const file = join(dirname(pgliteDir), 'encryption.key');
   const generated = randomBytes(ENCRYPTION_KEY_BYTES).toString('base64');
   try {
-    await writeFile(file, `${generated}\n`, { flag: 'wx', mode: 0o600 });
+    await writeFile(file, `${generated}\n`, { flag: 'wx', mode: PRIVATE_FILE });
     logger.warn(`ENCRYPTION_KEY is not set: generated one in ${file}; set ENCRYPTION_KEY to manage it yourself`);
     return parseEncryptionKey(generated, file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    await chmod(file, PRIVATE_FILE);
     return parseEncryptionKey(await readFile(file, 'utf8'), `the key in ${file}`);
+  }
+};
+
+/** Secrets and the embedded database are readable by the operator's account alone. */
+const PRIVATE_FILE = 0o600;
+const PRIVATE_DIR = 0o700;
+
+/**
+ * PGlite creates its files world-readable (0666, directories 0755). The data directory itself is 0700, which already
+ * keeps others out; its contents are tightened too, on open and on close, so that a copy or a later chmod of the
+ * directory does not expose them. An installation made by an earlier version is tightened the same way.
+ */
+const restrictTree = async (dir: string): Promise<void> => {
+  await chmod(dir, PRIVATE_DIR);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await restrictTree(path);
+    else if (entry.isFile()) await chmod(path, PRIVATE_FILE);
   }
 };
 
@@ -65,7 +84,7 @@ const lockDataDir = async (dataDir: string): Promise<() => Promise<void>> => {
   const file = `${dataDir}.lock`;
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      await writeFile(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+      await writeFile(file, `${process.pid}\n`, { flag: 'wx', mode: PRIVATE_FILE });
       return () => rm(file, { force: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -94,16 +113,22 @@ export const openStorage = async (options: StorageOptions): Promise<Storage> => 
     return { handle: connectPostgres({ connectionString: options.databaseUrl }), encryptionKeys, embedded: false };
   }
   const dataDir = resolve(options.pgliteDir);
-  await mkdir(dataDir, { recursive: true });
+  // Directories created here (`.data` by default, and the database's own) are private; existing parents are not ours.
+  await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIR });
   const active = options.encryptionKey
     ? parseEncryptionKey(options.encryptionKey, 'ENCRYPTION_KEY')
     : await embeddedKey(dataDir, options.logger);
   const encryptionKeys = keyRing(active, previous);
   const unlock = await lockDataDir(dataDir);
   try {
+    await restrictTree(dataDir);
     const handle = await connectPglite(dataDir);
     const close = handle.close;
-    return { handle: { ...handle, close: () => close().finally(unlock) }, encryptionKeys, embedded: true, dataDir };
+    const closeAndRestrict = () =>
+      close()
+        .then(() => restrictTree(dataDir))
+        .finally(unlock);
+    return { handle: { ...handle, close: closeAndRestrict }, encryptionKeys, embedded: true, dataDir };
   } catch (err) {
     await unlock();
     throw err;

@@ -1,8 +1,11 @@
 import t from 'tap';
 import { DomainError, NotFoundError } from '@garage/domain';
-import { sql } from 'kysely';
-import { connectPostgres } from '../src/db.js';
-import { toDomainError } from '../src/errors.js';
+import { randomUUID } from 'node:crypto';
+import { sql, type RawBuilder } from 'kysely';
+import type { Test } from 'tap';
+import { connectPglite, connectPostgres, type DatabaseHandle } from '../src/db.js';
+import { toDomainError, withErrorMapping } from '../src/errors.js';
+import { migrateToLatest } from '../src/migrations/index.js';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
 import { createTestDatabase } from '@garage/testkit/postgres';
 
@@ -20,7 +23,18 @@ t.test('Postgres error codes and connection failures map to domain errors', asyn
     [new Error('timeout exceeded when trying to connect'), 'UNAVAILABLE'],
     [new Error('Connection terminated unexpectedly'), 'UNAVAILABLE'],
     [new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }), 'UNAVAILABLE'],
+    [Object.assign(new Error('nul'), { code: '22021' }), 'VALIDATION_FAILED'],
+    [Object.assign(new Error('timestamp out of range'), { code: '22008' }), 'VALIDATION_FAILED'],
+    [Object.assign(new Error('numeric out of range'), { code: '22003' }), 'VALIDATION_FAILED'],
+    [Object.assign(new Error('bad uuid'), { code: '22P02' }), 'VALIDATION_FAILED'],
+    [Object.assign(new Error('too long'), { code: '22001' }), 'VALIDATION_FAILED'],
+    [Object.assign(new Error('not null'), { code: '23502' }), 'VALIDATION_FAILED'],
+    [Object.assign(new Error('check'), { code: '23514' }), 'VALIDATION_FAILED'],
+    [Object.assign(new Error('integrity'), { code: '23000' }), 'VALIDATION_FAILED'],
+    [Object.assign(new Error('exclusion'), { code: '23P01' }), 'DUPLICATE'],
+    [Object.assign(new Error('restrict'), { code: '23001' }), 'INVALID_REFERENCE'],
     [Object.assign(new Error('syntax'), { code: '42601' }), undefined],
+    [Object.assign(new Error('not a SQLSTATE'), { code: '22' }), undefined],
     [new TypeError('a bug'), undefined],
   ];
   for (const [err, code] of cases) t.equal(codeOf(toDomainError(err)), code, (err as Error).message);
@@ -38,6 +52,50 @@ t.test('a mapped error names the conflict without internals, keeps the driver er
   t.equal(toDomainError(bug), bug, 'anything else passes through unchanged');
   const domain = new NotFoundError();
   t.equal(toDomainError(domain), domain);
+});
+
+/**
+ * Whatever the database refuses as data becomes a 400 code, never a 500: driven through real repositories and units
+ * of work, on Postgres and on PGlite, with values the layers above would normally have refused first.
+ */
+const refusedData = async (t: Test, db: DatabaseHandle['db']) => {
+  const repos = makeRepositories(db);
+  const uow = makeUnitOfWork(db);
+  // A statement run through the same mapping as every repository method.
+  const { run } = withErrorMapping({ run: (statement: RawBuilder<unknown>) => statement.execute(db) });
+  await t.rejects(repos.garages.findBySlug('a\u0000b'), { code: 'VALIDATION_FAILED' }, 'NUL in text (22021)');
+  await t.rejects(
+    repos.products.list({ garageId: randomUUID(), limit: 10, after: null, updatedSince: new Date(-8.64e15), sku: null, includeInactive: true }),
+    { code: 'VALIDATION_FAILED' },
+    'a time before 4713 BC (22008)',
+  );
+  await t.rejects(uow.run((tx) => tx.garages.findBySlug('\u0000')), { code: 'VALIDATION_FAILED' }, 'inside a unit of work too');
+  await t.rejects(run(sql`select 'not-a-uuid'::uuid`), { code: 'VALIDATION_FAILED' }, 'malformed value (22P02)');
+  await t.rejects(run(sql`select 1 / 0`), { code: 'VALIDATION_FAILED' }, 'division by zero (22012)');
+  await t.rejects(run(sql`select 99999999999::int4`), { code: 'VALIDATION_FAILED' }, 'integer out of range (22003)');
+  await t.rejects(
+    run(sql`insert into garages (slug, name) values (null, 'x')`),
+    { code: 'VALIDATION_FAILED' },
+    'not-null violation (23502)',
+  );
+  await t.rejects(
+    run(sql`insert into leads (garage_id, vehicle_id, name, consent) values (${randomUUID()}, ${randomUUID()}, 'x', true)`),
+    { code: 'INVALID_REFERENCE' },
+    'foreign-key violation (23503)',
+  );
+};
+
+t.test('data the database refuses is VALIDATION_FAILED / INVALID_REFERENCE: Postgres', async (t) => {
+  const database = await createTestDatabase('pgdata');
+  t.teardown(() => database.drop());
+  await refusedData(t, database.handle.db);
+});
+
+t.test('data the database refuses is VALIDATION_FAILED / INVALID_REFERENCE: PGlite', async (t) => {
+  const handle = await connectPglite(undefined);
+  t.teardown(() => handle.close());
+  await migrateToLatest(handle.db);
+  await refusedData(t, handle.db);
 });
 
 t.test('an unreachable Postgres (connection refused) is UNAVAILABLE, for repositories and units of work', async (t) => {

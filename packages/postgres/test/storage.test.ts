@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { makeSecretBox } from '@garage/domain';
@@ -103,4 +103,51 @@ t.test('the embedded database refuses a second process instead of letting it cor
   t.equal((await readFile(lock, 'utf8')).trim(), String(process.pid), 'a stale lock is taken over');
   await storage.handle.close();
   await t.rejects(stat(lock), { code: 'ENOENT' }, 'closing releases the lock');
+});
+
+/** Every file and directory under `dir` with its permission bits, relative paths as keys. */
+const modesUnder = async (dir: string): Promise<Map<string, number>> => {
+  const modes = new Map<string, number>();
+  const walk = async (path: string) => {
+    modes.set(path.slice(dir.length) || '/', (await stat(path)).mode & 0o777);
+    for (const entry of await readdir(path, { withFileTypes: true })) {
+      if (entry.isDirectory()) await walk(join(path, entry.name));
+      else modes.set(join(path, entry.name).slice(dir.length), (await stat(join(path, entry.name))).mode & 0o777);
+    }
+  };
+  await walk(dir);
+  return modes;
+};
+
+t.test('embedded data is private: files 0600, directories 0700 (the key, the lock, the whole database)', async (t) => {
+  const root = t.testdir();
+  const dataRoot = join(root, '.data');
+  const pgliteDir = join(dataRoot, 'pglite');
+  const opened = await openStorage({ pgliteDir, logger: recorder().logger });
+  t.equal((await stat(`${pgliteDir}.lock`)).mode & 0o777, 0o600, 'the lock file');
+  await opened.handle.db.schema.createTable('t').addColumn('x', 'text').execute();
+  await opened.handle.close();
+
+  const modes = await modesUnder(dataRoot);
+  t.ok(modes.size > 10, 'the database wrote its files');
+  const loose = [...modes].filter(([, mode]) => (mode & 0o077) !== 0);
+  t.same(loose, [], 'nothing readable by group or others');
+  t.equal(modes.get('/'), 0o700, '.data');
+  t.equal(modes.get('/pglite'), 0o700);
+  t.equal(modes.get('/encryption.key'), 0o600);
+});
+
+t.test('an installation from an earlier version (world-readable) is tightened on open', async (t) => {
+  const root = t.testdir();
+  const pgliteDir = join(root, '.data', 'pglite');
+  await (await openStorage({ pgliteDir, logger: recorder().logger })).handle.close();
+  await chmod(pgliteDir, 0o755);
+  await chmod(join(root, '.data', 'encryption.key'), 0o644);
+  const control = join(pgliteDir, 'global', 'pg_control');
+  await chmod(control, 0o666);
+  const reopened = await openStorage({ pgliteDir, logger: recorder().logger });
+  t.equal((await stat(pgliteDir)).mode & 0o777, 0o700);
+  t.equal((await stat(join(root, '.data', 'encryption.key'))).mode & 0o777, 0o600);
+  t.equal((await stat(control)).mode & 0o777, 0o600);
+  await reopened.handle.close();
 });

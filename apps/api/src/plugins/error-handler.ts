@@ -1,4 +1,4 @@
-import { isDomainError, type ErrorCode, type ErrorDetail } from '@garage/domain';
+import { isDomainError, UNAUTHORIZED_MESSAGE, type ErrorCode, type ErrorDetail } from '@garage/domain';
 import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import fp from 'fastify-plugin';
 import { redactedPath } from '../logging.js';
@@ -16,10 +16,12 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   QUOTE_EXPIRED: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
   APPOINTMENT_NOT_CHANGEABLE: 409,
+  METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 };
@@ -70,7 +72,7 @@ const detailsOf = (errors: FastifySchemaValidationError[], part: string): ErrorD
 
 /** Errors raised by Fastify itself before a handler runs, by status. Their own messages are not part of the contract. */
 const FRAMEWORK_ERRORS: Record<number, ErrorBody> = {
-  401: { error: 'Unauthorized', code: 'UNAUTHORIZED' },
+  401: { error: UNAUTHORIZED_MESSAGE, code: 'UNAUTHORIZED' },
   404: { error: 'Not found', code: 'NOT_FOUND' },
   413: { error: 'Request body is larger than 64 KiB', code: 'PAYLOAD_TOO_LARGE' },
   415: { error: 'Request body must be JSON (Content-Type: application/json)', code: 'UNSUPPORTED_MEDIA_TYPE' },
@@ -131,10 +133,17 @@ export default fp(
     app.setNotFoundHandler((request, reply) => {
       // The path only, and no quote token: the query string may hold a discouraged apiKey.
       const path = redactedPath(request.url);
+      const allowed = app.allowedMethods(request.url.split('?', 1)[0] ?? request.url);
+      if (allowed.length > 0) {
+        return reply
+          .code(405)
+          .header('allow', allowed.join(', '))
+          .send({ error: `Method ${request.method} is not allowed on ${path}`, code: 'METHOD_NOT_ALLOWED' } satisfies ErrorBody);
+      }
       return reply.code(404).send({ error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' } satisfies ErrorBody);
     });
   },
-  { name: 'error-handler' },
+  { name: 'error-handler', dependencies: ['route-methods'] },
 );
 
 /** For `frameworkErrors`: failures of the router (bad URL encoding, over-long parameters) get the same body. */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SLUG, SLUG_MAX_LENGTH } from '@garage/domain';
 import { Type } from 'typebox';
 import { garageOf } from '../plugins/auth.js';
 import { Uuid } from '../schemas/common.js';
@@ -8,7 +9,12 @@ import { Fuel, Vehicle } from '../schemas/vehicle.js';
 
 const garageSlugField = {
   garageSlug: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 63, description: 'Public access without a key: the garage slug. Unknown slug: 404.' }),
+    Type.String({
+      minLength: 1,
+      maxLength: SLUG_MAX_LENGTH,
+      pattern: SLUG.source,
+      description: 'Public access without a key: the garage slug. Malformed: 400 (checked before any lookup); unknown: 404.',
+    }),
   ),
 };
 

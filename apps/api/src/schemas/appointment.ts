@@ -20,7 +20,7 @@ const OrNull = <T extends TSchema>(schema: T) =>
   Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as { type?: unknown }).type, 'null'] });
 
 const LocalDate = (description: string) =>
-  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: ['2026-12-01'] });
+  Type.String({ format: 'date', description, examples: ['2026-12-01'] });
 
 const StartsAt = Type.String({
   format: 'date-time',

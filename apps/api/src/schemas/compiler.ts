@@ -2,6 +2,8 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
+// The contract's `date` and `date-time` formats replace TypeBox's before any schema is compiled.
+import './formats.js';
 
 const INTEGER = /^-?\d+$/;
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;

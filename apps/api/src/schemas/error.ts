@@ -20,11 +20,13 @@ const DESCRIPTIONS: Record<number, string> = {
   400: 'VALIDATION_FAILED (with details) or INVALID_REFERENCE',
   401: 'UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off',
   404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED: the path exists, not with this method; `Allow` lists its methods',
   409: 'Conflict (see code)',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'IDEMPOTENCY_KEY_REUSED',
   429: 'RATE_LIMITED',
+  431: 'HEADERS_TOO_LARGE',
   500: 'INTERNAL',
   503: 'UNAVAILABLE: a required dependency is unreachable; retry later',
 };

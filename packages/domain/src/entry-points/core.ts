@@ -13,6 +13,7 @@ export {
   SlotFullError,
   DatesUnavailableError,
   UnauthorizedError,
+  UNAUTHORIZED_MESSAGE,
   UnavailableError,
   ValidationError,
   type ErrorCode,

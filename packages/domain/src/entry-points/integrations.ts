@@ -2,7 +2,7 @@
 export type { EncryptedSecret, Integration, Principal, SyncToggle, SyncToggles } from '../entities/integration.js';
 export type { IntegrationRepository, NewIntegration } from '../ports/integration-repository.port.js';
 export { generateApiKey, generateToken, generateWebhookSecret, isWellFormedApiKey, sha256Hex } from '../services/api-key.js';
-export { cacheKeyLookup, type KeyLookup } from '../services/key-cache.js';
+export { cacheKeyLookup, type KeyCacheOptions, type KeyLookup } from '../services/key-cache.js';
 export { makeAuthenticate, type Authenticate } from '../use-cases/authenticate.js';
 export {
   makeCreateIntegration,

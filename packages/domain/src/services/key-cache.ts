@@ -1,27 +1,46 @@
+import { LRUCache } from 'lru-cache';
 import type { Integration } from '../entities/integration.js';
 import type { Clock } from '../ports/clock.port.js';
 
 export type KeyLookup = (apiKeyHash: string) => Promise<Integration | null>;
 
+export interface KeyCacheOptions {
+  /** The revocation window: a revoked or rotated key keeps working on an instance for at most this long. */
+  ttlMs: number;
+  clock: Clock;
+  /** Keys that were found, least recently used evicted first. */
+  maxEntries?: number;
+  /** Keys that were not found, in their own bound. */
+  maxNegativeEntries?: number;
+}
+
 /**
- * Per-instance cache of key lookups. The TTL is the revocation window: a revoked or rotated key keeps working on an
- * instance for at most `ttlMs` (CONTRACT.md §6 allows 5 s). Misses are cached too, so that a flood of bad keys costs
- * one query per key per window; the map is bounded so that random keys cannot grow it without limit. Other lookups by
- * a string whose answer may lag by `ttlMs` use it too (a garage by its public slug).
+ * Per-instance cache of key lookups (CONTRACT.md §6 allows 5 s for a revocation to take effect). Misses are cached
+ * too, so that a flood of bad keys costs one query per key per window, but in their own small LRU: random keys
+ * evict only other random keys, never a key that was found. Concurrent lookups of one key share a single query.
+ * Other lookups by a string whose answer may lag by `ttlMs` use it too (a garage by its public slug).
  */
 export const cacheKeyLookup = <T = Integration | null>(
   lookup: (key: string) => Promise<T>,
-  { ttlMs, clock, maxEntries = 10_000 }: { ttlMs: number; clock: Clock; maxEntries?: number },
+  { ttlMs, clock, maxEntries = 10_000, maxNegativeEntries = 1_000 }: KeyCacheOptions,
 ): ((key: string) => Promise<T>) => {
-  const entries = new Map<string, { at: number; value: Promise<T> }>();
-  return (hash) => {
-    const now = clock.now().getTime();
-    const hit = entries.get(hash);
-    if (hit && now - hit.at < ttlMs) return hit.value;
-    if (entries.size >= maxEntries) entries.clear();
-    const value = lookup(hash);
-    entries.set(hash, { at: now, value });
-    value.catch(() => entries.delete(hash));
+  // Expiry follows the injected clock (read on every check, not cached for a millisecond), so tests move time.
+  const timing = { ttl: ttlMs, ttlResolution: 0, perf: { now: () => clock.now().getTime() } };
+  const found = new LRUCache<string, { value: T }>({ max: maxEntries, ...timing });
+  const missing = new LRUCache<string, { value: T }>({ max: maxNegativeEntries, ...timing });
+  const inFlight = new Map<string, Promise<T>>();
+  return (key) => {
+    const hit = found.get(key) ?? missing.get(key);
+    if (hit) return Promise.resolve(hit.value);
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    const value = lookup(key)
+      .then((result) => {
+        (result === null || result === undefined ? missing : found).set(key, { value: result });
+        return result;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, value);
     return value;
   };
 };

@@ -65,4 +65,7 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 export const CURRENCY = /^[A-Z]{3}$/;
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SLUG_MAX_LENGTH = 63;
+/** What `createGarage` accepts as a slug: anything else cannot name a garage, so it needs no lookup to be refused. */
+export const isSlug = (value: string): boolean => value.length <= SLUG_MAX_LENGTH && SLUG.test(value);
 export const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;

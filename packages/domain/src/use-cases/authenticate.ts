@@ -26,9 +26,7 @@ export const makeAuthenticate = ({
     if (apiKey === undefined || !isWellFormedApiKey(apiKey)) throw new UnauthorizedError();
     const integration = await findByKeyHash(sha256Hex(apiKey));
     if (!integration || integration.revokedAt) throw new UnauthorizedError();
-    if (toggle && !integration.sync[toggle]) {
-      throw new UnauthorizedError(`This integration does not have the ${toggle} sync enabled`);
-    }
+    if (toggle && !integration.sync[toggle]) throw new UnauthorizedError();
     const now = clock.now();
     const last = Math.max(touched.get(integration.id) ?? 0, integration.lastUsedAt?.getTime() ?? 0);
     if (now.getTime() - last >= LAST_USED_RESOLUTION_MS) {

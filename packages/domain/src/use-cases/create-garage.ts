@@ -2,7 +2,7 @@ import { IANAZone } from 'luxon';
 import { DEFAULT_BOOKING, type Garage } from '../entities/garage.js';
 import type { GarageRepository } from '../ports/garage-repository.port.js';
 import { DEFAULT_OPENING_HOURS, parseWeeklyHours } from '../services/opening-hours.js';
-import { Checker, CURRENCY, SLUG } from '../services/validate.js';
+import { Checker, CURRENCY, SLUG, SLUG_MAX_LENGTH } from '../services/validate.js';
 
 export interface CreateGarageCommand {
   slug: string;
@@ -22,7 +22,7 @@ export const makeCreateGarage =
   async (cmd: CreateGarageCommand): Promise<Garage> => {
     const booking = { ...DEFAULT_BOOKING };
     const check = new Checker();
-    check.string('/slug', cmd.slug, { max: 63 });
+    check.string('/slug', cmd.slug, { max: SLUG_MAX_LENGTH });
     if (typeof cmd.slug === 'string' && !SLUG.test(cmd.slug)) check.fail('/slug', 'must be lowercase letters, digits and dashes');
     check.string('/name', cmd.name, { max: 120 });
     const timezone = cmd.timezone ?? booking.timezone;

@@ -1,0 +1,187 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStorage, type DatabaseHandle } from '@garage/postgres';
+import type { InjectOptions } from 'fastify';
+import t, { type Test } from 'tap';
+import { buildApp, loadConfig, type App } from '../src/index.js';
+import { build } from './helper.js';
+
+/**
+ * CONTRACT.md §1: text holding NUL (which Postgres cannot store) or an unpaired UTF-16 surrogate (which would be
+ * stored as U+FFFD, silently changing what the client sent) gets 400 VALIDATION_FAILED naming the field, wherever it
+ * is sent: body, query string or path, on every route, and nothing is written. Run on Postgres and on PGlite.
+ */
+
+const NUL = 'a\u0000b';
+const LONE_HIGH = 'a\ud800b';
+const LONE_LOW = '\udc00';
+
+interface World {
+  app: App;
+  apiKey: string;
+  quoteToken: string;
+  vehicleId: string;
+  /** Rows a request could have written, before the scenarios and (once they are done) after. */
+  before: Record<string, number>;
+  after: () => Promise<Record<string, number>>;
+}
+
+const countWrites = async (db: DatabaseHandle['db']) => {
+  const rows = async (table: 'appointments' | 'leads' | 'idempotency_keys' | 'webhook_events') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const decided = await db.selectFrom('quotes').select((eb) => eb.fn.countAll().as('n')).where('status', '<>', 'pending').executeTakeFirstOrThrow();
+  return {
+    appointments: await rows('appointments'),
+    leads: await rows('leads'),
+    idempotency_keys: await rows('idempotency_keys'),
+    webhook_events: await rows('webhook_events'),
+    decided_quotes: Number(decided.n),
+  };
+};
+
+const firstVehicle = async (app: App) => {
+  const res = await app.inject({ method: 'GET', url: '/api/public/fleet?garageSlug=demo' });
+  return (res.json() as { data: { id: string }[] }).data[0]?.id as string;
+};
+
+const bookableStart = async (app: App, apiKey: string): Promise<string> => {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const res = await app.inject({
+    method: 'GET',
+    url: `/api/public/appointments/availability?from=${day(2)}&to=${day(9)}`,
+    headers: { 'x-api-key': apiKey },
+  });
+  return (res.json() as { data: { startsAt: string }[] }).data[0]?.startsAt as string;
+};
+
+const scenarios = async (t: Test, world: World) => {
+  const { app, apiKey, quoteToken, vehicleId } = world;
+  const startsAt = await bookableStart(app, apiKey);
+  t.ok(startsAt, 'a bookable start to make bodies otherwise valid');
+
+  const expect400 = async (t: Test, what: string, request: InjectOptions, path: string) => {
+    const res = await app.inject(request);
+    t.equal(res.statusCode, 400, `${what}: 400`);
+    const body = res.json();
+    t.equal(body.code, 'VALIDATION_FAILED', what);
+    t.ok(
+      (body.details as { path: string }[] | undefined)?.some((d) => d.path === path),
+      `${what}: details name ${JSON.stringify(path)} (got ${JSON.stringify(body.details)})`,
+    );
+  };
+  // Every request from its own address, so that the per-IP limits of leads and quotes never answer first.
+  let address = 0;
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) => ({
+    remoteAddress: `198.51.100.${(address += 1) % 250}`,
+    method: 'POST' as const,
+    url,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: JSON.stringify(payload),
+  });
+  const booking = (patch: Record<string, unknown>) => ({
+    startsAt,
+    customer: { name: 'Jeanne Martin', email: 'jeanne@example.com' },
+    ...patch,
+  });
+  const key = { 'x-api-key': apiKey };
+
+  for (const [label, bad] of [['NUL', NUL], ['lone high surrogate', LONE_HIGH], ['lone low surrogate', LONE_LOW]] as const) {
+    await t.test(`bodies: ${label}`, async (t) => {
+      await expect400(t, 'booking customer.name', post('/api/public/appointments', booking({ customer: { name: bad, email: 'j@example.com' } }), key), '/customer/name');
+      await expect400(t, 'booking externalRef', post('/api/public/appointments', booking({ externalRef: bad }), key), '/externalRef');
+      await expect400(t, 'booking vehicle.make', post('/api/public/appointments', booking({ vehicle: { make: bad } }), key), '/vehicle/make');
+      await expect400(t, 'booking notes', post('/api/public/appointments', booking({ notes: bad }), { ...key, 'idempotency-key': 'k1' }), '/notes');
+      await expect400(t, 'lead name', post('/api/public/fleet/lead', { vehicleId, name: bad, email: 'j@example.com', consent: true }), '/name');
+      await expect400(t, 'lead message', post('/api/public/fleet/lead', { vehicleId, name: 'J', email: 'j@example.com', message: bad, consent: true }), '/message');
+      await expect400(t, 'accept signerName', post(`/api/public/quotes/${quoteToken}/accept`, { signerName: bad }), '/signerName');
+      await expect400(t, 'accept comment', post(`/api/public/quotes/${quoteToken}/accept`, { comment: bad }, { 'idempotency-key': 'k2' }), '/comment');
+      await expect400(t, 'refuse reason', post(`/api/public/quotes/${quoteToken}/refuse`, { reason: bad }), '/reason');
+      await expect400(t, 'a property name', post('/api/public/fleet/lead', { vehicleId, name: 'J', email: 'j@example.com', consent: true, [bad]: 1 }), `/${bad}`);
+    });
+  }
+
+  await t.test('query parameters and path segments: NUL', async (t) => {
+    const get = (url: string, headers: Record<string, string> = key) => ({ method: 'GET' as const, url, headers });
+    await expect400(t, 'products sku', get('/api/public/products?sku=a%00b'), '/sku');
+    await expect400(t, 'stock sku', get('/api/public/stock?sku=%00'), '/sku');
+    await expect400(t, 'fleet make', get('/api/public/fleet?garageSlug=demo&make=pe%00', {}), '/make');
+    await expect400(t, 'fleet make with a key', get('/api/public/fleet?make=%00'), '/make');
+    await expect400(t, 'products cursor', get('/api/public/products?cursor=%00'), '/cursor');
+    await expect400(t, 'an unknown parameter', get('/api/public/products?x%00=1'), '/x\u0000');
+    await expect400(t, 'quote token', get('/api/public/quotes/ab%00cd', {}), '/token');
+    await expect400(t, 'accept token', post('/api/public/quotes/ab%00cd/accept', {}), '/token');
+    await expect400(t, 'lead query', post('/api/public/fleet/lead?x=%00', { vehicleId, name: 'J', email: 'j@example.com', consent: true }), '/x');
+    await expect400(t, 'vehicle id', get('/api/public/fleet/%00?garageSlug=demo', {}), '/vehicleId');
+    // A surrogate cannot travel in a URL: its percent-encoded UTF-8 bytes are invalid. A path refuses them; the query
+    // parser keeps such a value as the literal text it is (well-formed, so harmless): never a 5xx either way.
+    const path = await app.inject(get('/api/public/quotes/%ED%A0%80', {}));
+    t.equal(path.statusCode, 400, 'invalid UTF-8 in a path segment');
+    t.equal(path.json().code, 'VALIDATION_FAILED');
+    for (const url of ['/api/public/products?sku=%ED%A0%80', '/api/public/fleet?make=%ED%B0%80']) {
+      const res = await app.inject(get(url));
+      t.ok(res.statusCode < 500, `${url}: ${res.statusCode}`);
+    }
+  });
+
+  await t.test('well-formed text outside the BMP and ordinary accents still pass', async (t) => {
+    const res = await app.inject(post('/api/public/fleet/lead', { vehicleId, name: 'Zoë 🚗', email: 'z@example.com', consent: true }));
+    t.equal(res.statusCode, 201);
+  });
+
+  await t.test('nothing was written by a refused request', async (t) => {
+    const { before } = world;
+    t.same(await world.after(), { ...before, leads: (before.leads ?? 0) + 1, webhook_events: (before.webhook_events ?? 0) + 1 }, 'only the well-formed lead (and its event)');
+  });
+};
+
+t.test('on Postgres', async (t) => {
+  const { app, admin, db } = await build(t);
+  const demo = await admin.seedDemo();
+  await scenarios(t, {
+    app,
+    apiKey: demo.integrations[0]?.apiKey as string,
+    quoteToken: demo.quotes.find((q) => q.status === 'pending')?.token as string,
+    vehicleId: await firstVehicle(app),
+    before: await countWrites(db.handle.db),
+    after: () => countWrites(db.handle.db),
+  });
+});
+
+t.test('on the embedded database (PGlite)', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'garage-text-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const pgliteDir = join(dir, '.data', 'pglite');
+  const start = async () => {
+    const app = await buildApp(loadConfig({ PGLITE_DIR: pgliteDir, LOG_LEVEL: 'silent', DELIVER_WEBHOOKS: 'false' }));
+    t.teardown(() => app.close());
+    await app.ready();
+    return app;
+  };
+  // PGlite serves one process at a time: rows are counted with the app closed.
+  const count = async () => {
+    const storage = await openStorage({ pgliteDir, logger: { warn: () => {} } });
+    try {
+      return await countWrites(storage.handle.db);
+    } finally {
+      await storage.handle.close();
+    }
+  };
+  await (await start()).close();
+  const before = await count();
+  const app = await start();
+  const credentials = JSON.parse(await readFile(app.demo?.credentialsFile as string, 'utf8')) as {
+    quotes: { token: string; status: string }[];
+  };
+  await scenarios(t, {
+    app,
+    apiKey: app.demo?.apiKey as string,
+    quoteToken: credentials.quotes.find((q) => q.status === 'pending')?.token as string,
+    vehicleId: await firstVehicle(app),
+    before,
+    after: async () => {
+      await app.close();
+      return count();
+    },
+  });
+});

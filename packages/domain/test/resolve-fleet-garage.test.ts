@@ -1,0 +1,40 @@
+import t from 'tap';
+import { makeResolveFleetGarage, type Authenticate, type Garage } from './support.js';
+
+const GARAGE = { id: '11111111-1111-4111-8111-111111111111', slug: 'acme' } as Garage;
+
+const resolver = () => {
+  const lookups: string[] = [];
+  const authenticate: Authenticate = async () => {
+    throw new Error('no key in these tests');
+  };
+  const resolve = makeResolveFleetGarage({
+    authenticate,
+    garages: {
+      findBySlug: async (slug) => {
+        lookups.push(slug);
+        return slug === GARAGE.slug ? GARAGE : null;
+      },
+    },
+  });
+  return { resolve, lookups };
+};
+
+t.test('a garageSlug no garage could have is refused with 400 before any lookup', async (t) => {
+  const { resolve, lookups } = resolver();
+  for (const garageSlug of ['', 'a'.repeat(64), 'Acme', 'ac me', 'acme--x', '-acme', 'acme-', 'a\u0000', 'caf\u00e9', '\ud800', 'a/b']) {
+    await t.rejects(
+      resolve({ apiKey: undefined, garageSlug }),
+      { code: 'VALIDATION_FAILED', details: [{ path: '/garageSlug' }] },
+      JSON.stringify(garageSlug),
+    );
+  }
+  t.same(lookups, [], 'the repository was never asked');
+});
+
+t.test('a well-formed slug is looked up: known gives the garage, unknown 404', async (t) => {
+  const { resolve, lookups } = resolver();
+  t.equal(await resolve({ apiKey: undefined, garageSlug: 'acme' }), GARAGE.id);
+  await t.rejects(resolve({ apiKey: undefined, garageSlug: `${'a'.repeat(61)}-b` }), { code: 'NOT_FOUND' });
+  t.same(lookups.length, 2);
+});
