@@ -1,4 +1,4 @@
-import type { Appointment, AppointmentStatus } from '../entities/appointment.js';
+import { completeCustomer, completeVehicle, type Appointment, type AppointmentStatus } from '../entities/appointment.js';
 import type { OutboxEvent, WebhookEventType } from '../ports/outbox.port.js';
 import { toLocalRfc3339 } from './slot-model.js';
 
@@ -33,20 +33,8 @@ export const appointmentView = (appointment: Appointment, timezone: string): App
     startsAt: local(appointment.startsAt),
     endsAt: local(appointment.endsAt),
     durationMinutes: appointment.durationMinutes,
-    customer: {
-      name: appointment.customer.name,
-      email: appointment.customer.email ?? null,
-      phone: appointment.customer.phone ?? null,
-    },
-    vehicle: appointment.vehicle
-      ? {
-          plate: appointment.vehicle.plate ?? null,
-          make: appointment.vehicle.make ?? null,
-          model: appointment.vehicle.model ?? null,
-          vin: appointment.vehicle.vin ?? null,
-          mileageKm: appointment.vehicle.mileageKm ?? null,
-        }
-      : null,
+    customer: completeCustomer(appointment.customer),
+    vehicle: completeVehicle(appointment.vehicle),
     productIds: appointment.productIds,
     notes: appointment.notes,
     externalRef: appointment.externalRef,

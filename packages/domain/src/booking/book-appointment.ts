@@ -1,4 +1,10 @@
-import type { Appointment, AppointmentCustomer, AppointmentVehicle } from '../entities/appointment.js';
+import {
+  completeCustomer,
+  completeVehicle,
+  type Appointment,
+  type AppointmentCustomer,
+  type AppointmentVehicle,
+} from '../entities/appointment.js';
 import { InvalidReferenceError, NotFoundError, SlotFullError, ValidationError } from '../errors.js';
 import type { Clock } from '../ports/clock.port.js';
 import type { UnitOfWork } from '../ports/unit-of-work.port.js';
@@ -130,20 +136,8 @@ export const makeBookAppointment =
         startsAt: interval.start,
         endsAt: interval.end,
         durationMinutes: interval.durationMinutes,
-        customer: {
-          name: cmd.customer.name,
-          email: cmd.customer.email ?? null,
-          phone: cmd.customer.phone ?? null,
-        },
-        vehicle: cmd.vehicle
-          ? {
-              plate: cmd.vehicle.plate ?? null,
-              make: cmd.vehicle.make ?? null,
-              model: cmd.vehicle.model ?? null,
-              vin: cmd.vehicle.vin ?? null,
-              mileageKm: cmd.vehicle.mileageKm ?? null,
-            }
-          : null,
+        customer: completeCustomer(cmd.customer),
+        vehicle: completeVehicle(cmd.vehicle),
         productIds,
         notes: cmd.notes ?? null,
         externalRef: cmd.externalRef ?? null,

@@ -38,3 +38,22 @@ export interface Appointment {
 
 /** Only these may still change; cancelled, completed and no-show appointments are history. */
 export const OPEN_STATUSES: readonly AppointmentStatus[] = ['booked', 'confirmed'];
+
+/** A customer with every contact field present, null when absent: how it is stored and shown. */
+export const completeCustomer = (customer: AppointmentCustomer): Required<AppointmentCustomer> => ({
+  name: customer.name,
+  email: customer.email ?? null,
+  phone: customer.phone ?? null,
+});
+
+/** A vehicle with every field present, null when absent; no vehicle stays null. */
+export const completeVehicle = (vehicle: AppointmentVehicle | null | undefined): Required<AppointmentVehicle> | null =>
+  vehicle
+    ? {
+        plate: vehicle.plate ?? null,
+        make: vehicle.make ?? null,
+        model: vehicle.model ?? null,
+        vin: vehicle.vin ?? null,
+        mileageKm: vehicle.mileageKm ?? null,
+      }
+    : null;
