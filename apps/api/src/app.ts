@@ -74,6 +74,8 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     loggerInstance: createLogger(config.logLevel, overrides.logStream),
     genReqId: requestIdOf,
     requestIdHeader: false,
+    // One line per request (http-conventions logs it when the response is sent), not an incoming and a completed one.
+    disableRequestLogging: true,
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: IGNORE_TRAILING_SLASH },

@@ -63,7 +63,7 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
-/** The request as it appears in `incoming request` lines: no headers at all, and the URL redacted. */
+/** The request as it appears in the `request completed` line: no headers at all, and the URL redacted. */
 const serializeRequest = (req: LoggedRequest) => ({
   method: req.method,
   url: redactUrl(req.url),

@@ -50,7 +50,7 @@ t.test('rotating ENCRYPTION_KEY: secrets are re-encrypted under the new key and 
 });
 
 t.test('a malformed former key stops the command without echoing it', async (t) => {
-  await cliFails(t, ['secrets', 'reencrypt', '--json'], { ...env, ENCRYPTION_KEY_PREVIOUS: 'bm90LWEta2V5' }, 1, [/previous encryption key #1/]).then(
+  await cliFails(t, ['secrets', 'reencrypt', '--json'], { ...env, ENCRYPTION_KEY_PREVIOUS: 'bm90LWEta2V5' }, 1, [/ENCRYPTION_KEY_PREVIOUS entry #1/]).then(
     (result) => t.notMatch(result.stderr, /bm90LWEta2V5/),
   );
 });
