@@ -28,7 +28,8 @@ t.test('a known path with a wrong method: 405 METHOD_NOT_ALLOWED with Allow; an 
   const cases: [string, string, string][] = [
     ['POST', '/api/public/products', 'GET, HEAD'],
     ['DELETE', '/api/public/products/', 'GET, HEAD'],
-    ['PUT', '/api/public/appointments', 'POST'],
+    ['PUT', '/api/public/appointments', 'GET, HEAD, POST'],
+    ['GET', '/api/public/appointments/00000000-0000-4000-8000-000000000000/cancel', 'POST'],
     // `lead` is also a :vehicleId (400 on GET, which must be a UUID): both routes match.
     ['PUT', '/api/public/fleet/lead', 'GET, HEAD, OPTIONS, POST'],
     ['DELETE', `/api/public/fleet/${garage.vehicleIds['V-1']}?garageSlug=${garage.slug}`, 'GET, HEAD, OPTIONS'],
