@@ -19,7 +19,7 @@ import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, walkCursor
 import { summariseProfileDir } from './profile-summary.js';
 import { loadAverage, machine, statusSummary, table } from './report.js';
 import { buildScenarios } from './scenarios.js';
-import { seed } from './seed.js';
+import { busyRange, seed } from './seed.js';
 import { startApi, startBare } from './servers.js';
 
 const { values: options } = parseArgs({
@@ -147,6 +147,7 @@ const main = async () => {
     bigCursors: big.cursors.filter((c) => c.depth <= big.total - 110),
     leadVehicleIds: paths.has('/api/public/fleet/lead') ? await listedVehicleIds(api, garages.regular) : null,
     slots: paths.has('/api/public/appointments') ? await bookableSlots(api, garages.booking, 60) : null,
+    busyRange: busyRange(),
   };
   if (!fixtures.leadVehicleIds) log('POST /api/public/fleet/lead is not in this API yet: lead scenario skipped');
   if (!fixtures.slots) log('POST /api/public/appointments is not in this API yet: booking scenario skipped');

@@ -155,6 +155,15 @@ export const buildScenarios = ({ api, bare, fixtures }) => {
     });
   }
 
+  if (fixtures.busyRange) {
+    const { from, to } = fixtures.busyRange;
+    scenarios.push({
+      name: 'availability, 31 busy days (~4,500 appointments)',
+      expect: [200],
+      requests: [get(`/api/public/appointments/availability?from=${from}&to=${to}`, { 'x-api-key': fixtures.garages.busy.key })],
+    });
+  }
+
   if (fixtures.slots) {
     const slots = fixtures.slots;
     let n = 0;

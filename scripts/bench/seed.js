@@ -2,8 +2,8 @@
 // use-cases (real keys, encrypted webhook secrets, validated booking settings), then the bulk rows (products, stock,
 // vehicles) with set-based SQL, which loads hundreds of thousands of rows in seconds where per-row imports would take
 // minutes.
-import { makeAdminUseCases, makeSecretBox, systemClock } from '../../packages/domain/dist/index.js';
-import { makeRepositories, makeUnitOfWork, parseEncryptionKey } from '../../packages/postgres/dist/index.js';
+import { parseEncryptionKey } from '../../packages/domain/dist/index.js';
+import { makeAdminUseCasesOn } from '../../packages/postgres/dist/index.js';
 
 export const REGULAR_GARAGES = 50;
 export const PRODUCTS_PER_GARAGE = 5_000;
@@ -12,6 +12,19 @@ export const BIG_PRODUCTS = 100_000;
 export const SMALL_PRODUCTS = 1_000;
 
 const slugOf = (i) => `bench-g${String(i).padStart(2, '0')}`;
+
+/** Three appointments on every 30-minute slot, round the clock, from 3 to 34 days ahead: one booked month. */
+const BUSY_APPOINTMENTS_SQL = `
+  insert into appointments (garage_id, integration_id, starts_at, ends_at, duration_minutes, customer_name, customer_email)
+  select $1, $2, t, t + interval '30 minutes', 30, 'Busy customer', 'busy@example.com'
+  from generate_series(date_trunc('day', now()) + interval '3 days', date_trunc('day', now()) + interval '34 days', interval '30 minutes') as t,
+       generate_series(1, 3)`;
+
+/** The local dates (Europe/Paris is at most 2 h from UTC) that the busy month covers, 31 days inclusive. */
+export const busyRange = () => {
+  const day = (offset) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  return { from: day(4), to: day(34) };
+};
 
 /**
  * Products of each garage in `garages` (`[{id, count}]`): realistic field sizes, 5 % inactive, `updated_at` spread over
@@ -77,12 +90,7 @@ const VEHICLES_SQL = `
 export const seed = async (database, encryptionKey, log) => {
   const db = database.handle.db;
   const pool = database.handle.pool;
-  const admin = makeAdminUseCases({
-    repos: makeRepositories(db),
-    uow: makeUnitOfWork(db),
-    secretBox: makeSecretBox([parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]),
-    clock: systemClock,
-  });
+  const admin = makeAdminUseCasesOn(db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
   const createGarage = async (slug, products) => {
     const garage = await admin.createGarage({ slug, name: `Garage ${slug}` });
     const created = await admin.createIntegration({
@@ -91,7 +99,7 @@ export const seed = async (database, encryptionKey, log) => {
       sync: ['appointments', 'catalog', 'stock'],
       webhookUrl: null,
     });
-    return { id: garage.id, slug, key: created.apiKey, products };
+    return { id: garage.id, integrationId: created.integration.id, slug, key: created.apiKey, products };
   };
 
   const regular = [];
@@ -100,6 +108,8 @@ export const seed = async (database, encryptionKey, log) => {
   const small = await createGarage('bench-small', SMALL_PRODUCTS);
   // Bookings get a garage of their own so that the read scenarios never see its appointments.
   const booking = await createGarage('bench-booking', 0);
+  // A garage whose next month is busy: availability over 31 days must count thousands of appointments (issue 13).
+  const busy = await createGarage('bench-busy', 0);
 
   const catalogGarages = [...regular, big, small];
   // One connection without the pool's statement timeout: a bulk load on a busy machine may well take longer.
@@ -114,11 +124,14 @@ export const seed = async (database, encryptionKey, log) => {
     await client.query(VEHICLES_SQL, [regular.map((g) => g.id), VEHICLES_PER_GARAGE]);
     log(`  vehicles: ${regular.length * VEHICLES_PER_GARAGE} in ${Date.now() - started} ms`);
     started = Date.now();
+    const { rowCount } = await client.query(BUSY_APPOINTMENTS_SQL, [busy.id, busy.integrationId]);
+    log(`  busy month: ${rowCount} appointments in ${Date.now() - started} ms`);
+    started = Date.now();
     // What autovacuum would have done on a live database: planner statistics, a visibility map for index-only scans.
-    await client.query('vacuum analyze products, stock, vehicles, integrations, garages');
+    await client.query('vacuum analyze products, stock, vehicles, integrations, garages, appointments');
     log(`  vacuum analyze in ${Date.now() - started} ms`);
   } finally {
     client.release();
   }
-  return { regular, big, small, booking };
+  return { regular, big, small, booking, busy };
 };
