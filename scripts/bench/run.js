@@ -23,6 +23,8 @@ import { busyRange, seed } from './seed.js';
 import { startApi, startBare } from './servers.js';
 
 const { values: options } = parseArgs({
+  // pnpm 10 passes the `--` of `pnpm bench -- --duration=3` through to the script.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: {
     duration: { type: 'string', default: '6' },
     connections: { type: 'string', default: '32' },

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import type { Config, TrustProxy } from '@garage/config';
 import { clientErrorHandler } from './http/client-errors.js';
-import { createLogger, requestIdOf } from './logging.js';
+import { createLogger, OneLinePerRequest, requestIdOf } from './logging.js';
 import demo from './composition/demo.js';
 import idempotencyPurge from './composition/idempotency-purge.js';
 import inProcessWebhooks from './composition/in-process-webhooks.js';
@@ -74,8 +74,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     loggerInstance: createLogger(config.logLevel, overrides.logStream),
     genReqId: requestIdOf,
     requestIdHeader: false,
-    // One line per request (http-conventions logs it when the response is sent), not an incoming and a completed one.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: IGNORE_TRAILING_SLASH },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '@garage/config';
 
@@ -92,3 +93,16 @@ export const createLogger = (level: LogLevel, stream?: DestinationStream): Logge
     },
     stream ?? pino.destination(1),
   );
+
+/**
+ * One log line per request (issue 18): Fastify's `incoming request` line doubled the logging cost of every request;
+ * the `request completed` line names the request itself (its redacted URL), with the status and the duration.
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}

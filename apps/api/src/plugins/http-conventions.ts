@@ -35,8 +35,8 @@ const conditionalGet = async (request: FastifyRequest, reply: FastifyReply, payl
 };
 
 /**
- * Conventions every response follows: the request id header (CONTRACT.md §1), one log line per request (its
- * redacted URL, status and duration), conditional GETs for routes that ask for them, and JSON as the only request body format (the built-in text/plain parser would accept other bodies,
+ * Conventions every response follows: the request id header (CONTRACT.md §1), conditional GETs for routes that ask
+ * for them, and JSON as the only request body format (the built-in text/plain parser would accept other bodies,
  * which must get 415 instead).
  */
 export default fp(
@@ -44,9 +44,6 @@ export default fp(
     app.removeContentTypeParser('text/plain');
     app.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
-    });
-    app.addHook('onResponse', async (request, reply) => {
-      request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
     });
     app.addHook('onSend', async (request, reply, payload) =>
       request.routeOptions.config?.etag === true ? conditionalGet(request, reply, payload) : payload,
