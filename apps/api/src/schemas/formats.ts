@@ -1,3 +1,4 @@
+import { isUuid } from '@garage/domain';
 import { Format } from 'typebox/format';
 
 /**
@@ -33,3 +34,5 @@ export const isRfc3339DateTime = (value: string): boolean => {
 
 Format.Set('date', isCalendarDate);
 Format.Set('date-time', isRfc3339DateTime);
+// Ids: the domain's one UUID rule, so that a schema never accepts an id the domain would call malformed (or refuses one it takes).
+Format.Set('uuid', isUuid);
