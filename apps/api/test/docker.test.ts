@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import t from 'tap';
@@ -132,4 +132,17 @@ t.test('haproxy accepts docker/haproxy.cfg', async (t) => {
   if (!haproxy) throw new Error('haproxy is not installed (.ci/system-deps installs it)');
   const { stdout } = await promisify(execFile)(haproxy, ['-c', '-f', docker('haproxy.cfg')]);
   t.match(stdout, /Configuration file is valid/);
+});
+
+t.test('the image installs every workspace package: each manifest is copied before `pnpm install --frozen-lockfile`', async (t) => {
+  const dockerfile = await readFile(docker('Dockerfile'), 'utf8');
+  const install = dockerfile.indexOf('pnpm install --frozen-lockfile');
+  const copied = new Set([...dockerfile.slice(0, install).matchAll(/^COPY (\S+)\/package\.json /gm)].map((m) => m[1]));
+  const root = fileURLToPath(new URL('../../../', import.meta.url));
+  const workspace: string[] = [];
+  for (const dir of ['apps', 'packages']) {
+    for (const name of await readdir(`${root}${dir}`)) if (existsSync(`${root}${dir}/${name}/package.json`)) workspace.push(`${dir}/${name}`);
+  }
+  t.ok(workspace.length >= 8);
+  t.same(workspace.filter((p) => !copied.has(p)), [], 'no workspace package is missing from the install layer');
 });
