@@ -11,6 +11,16 @@ const ticksPerSecond = (() => {
   }
 })();
 
+/** Resident memory of one process in MiB, or null where /proc is not available. */
+export const processRssMiB = (pid) => {
+  try {
+    const rss = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return rss ? Number(rss[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+};
+
 /** utime + stime of one process in ms, or null where /proc is not available. */
 export const processCpuMs = (pid) => {
   try {

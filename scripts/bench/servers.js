@@ -2,6 +2,7 @@
 // serves the same bytes, each in a process of its own, both listening on 127.0.0.1 only.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,12 +31,16 @@ const prefixLines = (stream, prefix) => {
 };
 
 /**
- * Starts `node <args>` with `env`, forwarding its output to stderr with a prefix. `stop` sends SIGTERM (the API then
- * closes gracefully, which is also when a CPU profile gets written) and waits for the exit, killing after 15 s.
+ * Starts `node <args>` with `env`. Its stderr is forwarded with a prefix; its stdout (the request log) goes to
+ * `logFile` when given, as a log shipper would read it: relaying every line through this process would take CPU from
+ * the server under test and let a slow pipe fill the server's log buffer. `stop` sends SIGTERM (the API then closes
+ * gracefully, which is also when a CPU profile gets written) and waits for the exit, killing after 15 s.
  */
-const startProcess = (name, args, env) => {
-  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  prefixLines(child.stdout, `[${name}]`);
+const startProcess = (name, args, env, logFile = null) => {
+  const stdout = logFile === null ? 'pipe' : openSync(logFile, 'w');
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', stdout, 'pipe'] });
+  if (logFile === null) prefixLines(child.stdout, `[${name}]`);
+  else closeSync(stdout);
   prefixLines(child.stderr, `[${name}]`);
   const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
   return {
@@ -74,11 +79,11 @@ const waitFor = async (proc, url, timeoutMs) => {
 };
 
 /**
- * The API against the bench database and Redis. Log level warn, as an operator under load would run it.
+ * The API against the bench database and Redis, logging at info as operators run it, into `logFile`.
  * TRUST_PROXY names the loopback address: the lead scenario sends a distinct X-Forwarded-For per request so that the
  * per-IP limit of 5 leads a minute measures the endpoint rather than the limiter's 429s.
  */
-export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfileDir }) => {
+export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfileDir, logFile }) => {
   const port = await freePort();
   const args = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
   const proc = startProcess('api', [...args, 'apps/api/dist/main.js'], {
@@ -90,9 +95,10 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfil
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     ENCRYPTION_KEY: encryptionKey,
-    LOG_LEVEL: 'warn',
+    // Measured as operators run it: one info line per request (issue 18).
+    LOG_LEVEL: 'info',
     TRUST_PROXY: '127.0.0.1',
-  });
+  }, logFile);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(proc, `${url}/health/ready`, 120_000);
