@@ -85,7 +85,9 @@ const waitFor = async (proc, url, timeoutMs) => {
  */
 export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfileDir, logFile }) => {
   const port = await freePort();
-  const args = cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  // BENCH_NODE_FLAGS: V8 flags for the API under test, e.g. `--max-old-space-size=256` to see memory against speed.
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const args = [...flags, ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [])];
   const proc = startProcess('api', [...args, 'apps/api/dist/main.js'], {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
