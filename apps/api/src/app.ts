@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -23,6 +22,7 @@ import httpConventions from './plugins/http-conventions.js';
 import listCache from './plugins/list-cache.js';
 import metrics from './plugins/metrics.js';
 import readiness from './plugins/readiness.js';
+import securityHeaders from './plugins/security-headers.js';
 import routeMethods from './plugins/route-methods.js';
 import wellFormedText from './plugins/well-formed-text.js';
 import routes from './routes/index.js';
@@ -97,7 +97,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   // First, so that it sees every route (405 with `Allow` for a known path and a wrong method).
   await app.register(routeMethods, { ignoreTrailingSlash: IGNORE_TRAILING_SLASH });
 
-  await app.register(helmet);
+  await app.register(securityHeaders);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
