@@ -36,8 +36,6 @@ export interface AppOverrides {
   logStream?: DestinationStream;
   clock?: Clock;
   keyCacheTtlMs?: number;
-  /** How long the list cache shares a probed version (tests that write and read at once set 0). */
-  listVersionWindowMs?: number;
   /** How often expired Idempotency-Key records are purged (tests shorten it). */
   idempotencyPurgeIntervalMs?: number;
 }
@@ -130,7 +128,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(rateLimits);
   await app.register(auth);
   // After auth (a cached page is served only to a request that passed it) and http-conventions (ETags).
-  await app.register(listCache, { clock: overrides.clock, versionWindowMs: overrides.listVersionWindowMs });
+  await app.register(listCache, { clock: overrides.clock });
 
   await app.register(routes);
   return app;

@@ -37,11 +37,6 @@ export interface BuildOptions {
   clock?: Clock;
   keyCacheTtlMs?: number;
   idempotencyPurgeIntervalMs?: number;
-  /**
-   * The list cache's version window; 0 by default here, because tests write through the admin use cases and read at
-   * once, which no client can (imports come from another process). list-cache.test.ts checks the real window.
-   */
-  listVersionWindowMs?: number;
   /** Point the app at another server (e.g. a proxy in front of Postgres) for the same database. */
   databaseUrl?: (url: string) => string;
   env?: Record<string, string>;
@@ -70,7 +65,6 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     clock: options.clock,
     keyCacheTtlMs: options.keyCacheTtlMs,
     idempotencyPurgeIntervalMs: options.idempotencyPurgeIntervalMs,
-    listVersionWindowMs: options.listVersionWindowMs ?? 0,
   });
   t.teardown(async () => {
     await app.close();

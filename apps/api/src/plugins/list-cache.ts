@@ -11,13 +11,6 @@ import { matches } from './http-conventions.js';
  * row), well inside the 5 s in which a change must reach every reader.
  */
 export const PAGE_CACHE_MAX_AGE_MS = 3000;
-/**
- * How long one probe of a list's version answers for its garage on this instance. Catalog and fleet writes come from
- * imports (the CLI, another process), never from the API's own requests, so no client reads its own write through a
- * list; sharing a probe for a second spares a database round trip per cached request, inside the 5 s in which a
- * change must show.
- */
-export const LIST_VERSION_WINDOW_MS = 1000;
 /** Per instance: enough for the first pages of thousands of garages, small next to a Node process. */
 const MAX_BYTES = 64 * 1024 * 1024;
 const MAX_ENTRIES = 20_000;
@@ -56,16 +49,12 @@ interface CachedPage {
 }
 
 /**
- * The version of one list, by garage, as probed at most `windowMs` ago (0: every request probes). Probes are shared:
- * while one is out, the garages asked for meanwhile wait and go together in the next; a request never joins a query
- * sent before it arrived. A cursor walk across a write still sees every item once: pages are ordered by the time of
- * the last change, so a changed item moves behind the pages already read.
+ * The current version of one list, by garage. Every request asks (a version remembered even for a second would let a
+ * cursor walk mix pages from before and after a write, and miss an item that moved), but requests share queries:
+ * while one is out, the garages asked for meanwhile wait and go together in the next. A request never joins a query
+ * sent before it arrived, so it sees every write committed before it came in.
  */
-const versionsOf = (probe: ListVersionProbe, list: ListName, clock: Clock, windowMs: number) => {
-  const recent =
-    windowMs > 0
-      ? new LRUCache<string, string>({ max: MAX_ENTRIES, ttl: windowMs, ttlResolution: 0, perf: { now: () => clock.now().getTime() } })
-      : null;
+const versionsOf = (probe: ListVersionProbe, list: ListName) => {
   let inFlight: Promise<unknown> = Promise.resolve();
   const loader = new DataLoader<string, string>(
     (garageIds) => {
@@ -75,13 +64,7 @@ const versionsOf = (probe: ListVersionProbe, list: ListName, clock: Clock, windo
     },
     { cache: false, maxBatchSize: 500, batchScheduleFn: (dispatch) => void inFlight.then(dispatch) },
   );
-  return async (garageId: string): Promise<string> => {
-    const known = recent?.get(garageId);
-    if (known !== undefined) return known;
-    const version = await loader.load(garageId);
-    recent?.set(garageId, version);
-    return version;
-  };
+  return (garageId: string) => loader.load(garageId);
 };
 
 /** The garage, the list and every parameter that shapes the page, in a fixed order. */
@@ -96,19 +79,17 @@ const keyOf = (list: ListName, garageId: string, query: unknown) => {
 export interface ListCacheOptions {
   /** Tests move time to check the maximum age. */
   clock?: Clock;
-  /** How long a probed version is shared (default `LIST_VERSION_WINDOW_MS`); 0 probes on every request. */
-  versionWindowMs?: number;
 }
 
 /**
  * A per-instance cache of list pages (the exact bytes and their ETag), so that a connector polling an unchanged list
  * costs one small indexed query instead of reading, serialising and hashing the page again; a matching
- * `If-None-Match` is then answered 304 from the cached ETag. A page is served only if it was read at the list's
- * version for its garage (probed in batches, shared for `versionWindowMs`), so a write shows within that window.
- * Pages are keyed by garage: one garage never gets another's page.
+ * `If-None-Match` is then answered 304 from the cached ETag. Every request first asks the database for the list's
+ * version for its garage (batched), and a page is served only if it was read at that same version, so a write is
+ * seen by the next request. Pages are keyed by garage: one garage never gets another's page.
  */
 export default fp(
-  async (app: FastifyInstance, { clock = systemClock, versionWindowMs = LIST_VERSION_WINDOW_MS }: ListCacheOptions) => {
+  async (app: FastifyInstance, { clock = systemClock }: ListCacheOptions) => {
     const probe = app.listVersionProbe;
     const pages = new LRUCache<string, CachedPage>({
       max: MAX_ENTRIES,
@@ -120,9 +101,9 @@ export default fp(
       perf: { now: () => clock.now().getTime() },
     });
     const versionOf = {
-      products: versionsOf(probe, 'products', clock, versionWindowMs),
-      stock: versionsOf(probe, 'stock', clock, versionWindowMs),
-      vehicles: versionsOf(probe, 'vehicles', clock, versionWindowMs),
+      products: versionsOf(probe, 'products'),
+      stock: versionsOf(probe, 'stock'),
+      vehicles: versionsOf(probe, 'vehicles'),
     } satisfies Record<ListName, unknown>;
 
     /** Pages being read right now, by key: a request for the same page at the same version waits for that read. */
