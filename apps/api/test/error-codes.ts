@@ -1,0 +1,23 @@
+/** Every error code of CONTRACT.md §2, written out from the contract rather than taken from the code under test. */
+export const ERROR_CODES: readonly string[] = [
+  'VALIDATION_FAILED',
+  'INVALID_REFERENCE',
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'DUPLICATE',
+  'SLOT_FULL',
+  'DATES_UNAVAILABLE',
+  'QUOTE_ALREADY_PROCESSED',
+  'QUOTE_EXPIRED',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'METHOD_NOT_ALLOWED',
+  'APPOINTMENT_NOT_CHANGEABLE',
+  'WEBHOOK_NOT_CONFIGURED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
+  'HEADERS_TOO_LARGE',
+  'INTERNAL',
+  'UNAVAILABLE',
+];
