@@ -27,10 +27,14 @@ try {
   fail(`Cannot start: ${err instanceof Error ? err.message : String(err)}`);
 }
 
-// SIGTERM/SIGINT: stop accepting, let in-flight requests finish, close the database, exit 0.
-closeWithGrace({ delay: 10_000, logger: app.log }, async ({ signal, err }) => {
+// SIGTERM/SIGINT: readiness turns 503 at once, requests keep being served for SHUTDOWN_DELAY_MS (while the load
+// balancer notices), then the listener closes, in-flight requests finish, the database closes, exit 0.
+closeWithGrace({ delay: config.shutdownDelayMs + 10_000, logger: app.log }, async ({ signal, err }) => {
+  app.readiness.drain();
   if (err) app.log.error({ err }, 'closing after an unexpected error');
-  else if (signal) app.log.info({ signal }, 'closing');
+  else if (signal) app.log.info({ signal, shutdownDelayMs: config.shutdownDelayMs }, 'draining: not ready, still serving');
+  if (signal && config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+  app.log.info('closing');
   await app.close();
   // Operators look for this line: every request was answered and every pool and connection released.
   app.log.info('closed');

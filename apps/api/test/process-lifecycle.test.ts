@@ -47,13 +47,15 @@ t.test('a running instance', async (t) => {
       ['a key seen before (cached)', () => products()],
       ['a key never seen: unknown, not 401', () => products('0123456789abcdef0123456789abcdef')],
       ['fleet by slug', () => http(`${base}/api/public/fleet?garageSlug=${garage.slug}`, { timeoutMs: FEW_SECONDS })],
-      ['readiness', () => http(`${base}/health/ready`, { timeoutMs: FEW_SECONDS })],
     ] as const) {
       const res = await request();
       t.equal(res.status, 503, what);
       t.same(Object.keys(res.json()).sort(), ['code', 'error'], `${what}: the contract's body`);
       t.equal(res.json().code, 'UNAVAILABLE');
     }
+    const ready = await http(`${base}/health/ready`, { timeoutMs: FEW_SECONDS });
+    t.equal(ready.status, 503, 'readiness');
+    t.same(ready.json(), { status: 'unavailable', checks: { postgres: 'down', redis: 'absent', draining: false } });
     t.equal((await http(`${base}/health/live`)).status, 200, 'still alive: an orchestrator must not restart it');
 
     await pg.start();
@@ -91,4 +93,27 @@ t.test('a running instance', async (t) => {
     t.equal(await api.exited, 0, 'exit code 0');
     t.ok(api.lines.some((l) => l.msg === 'closed'), 'after closing everything it held');
   });
+});
+
+t.test('SIGTERM with SHUTDOWN_DELAY_MS: not ready at once, still serving for the delay, then a clean exit', async (t) => {
+  const pg = await privatePostgres(t);
+  const database = connectPostgres({ connectionString: pg.url });
+  t.teardown(() => database.close());
+  await migrateToLatest(database.db);
+  const garage = await seedGarage(adminFor(database.db));
+  const api = await startApi(t, { DATABASE_URL: pg.url, ENCRYPTION_KEY, MIGRATE_ON_START: 'false', SHUTDOWN_DELAY_MS: '1500' });
+  const base = `http://127.0.0.1:${api.port}`;
+  t.equal((await http(`${base}/health/ready`)).status, 200);
+
+  const signalled = Date.now();
+  api.child.kill('SIGTERM');
+  t.ok(await eventually(async () => api.lines.some((l) => l.msg === 'draining: not ready, still serving')), 'the signal was received');
+  const ready = await http(`${base}/health/ready`);
+  t.equal(ready.status, 503, 'readiness turns 503 at once');
+  t.same(ready.json(), { status: 'unavailable', checks: { postgres: 'up', redis: 'absent', draining: true } });
+  const served = await http(`${base}/api/public/products`, { headers: { 'x-api-key': garage.keys.all } });
+  t.equal(served.status, 200, 'requests are still served during the delay');
+  t.equal((await http(`${base}/health/live`)).status, 200, 'and the process is alive');
+  t.equal(await api.exited, 0, 'exit code 0');
+  t.ok(Date.now() - signalled >= 1500, `the listener closed after the delay (${Date.now() - signalled} ms)`);
 });

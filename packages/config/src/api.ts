@@ -15,6 +15,11 @@ const ApiEnv = Type.Object({
   ),
   DELIVER_WEBHOOKS: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
   MIGRATE_ON_START: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
+  DATABASE_POOL_MAX: Type.String({ pattern: '^[1-9]\\d{0,3}$', default: '10', description: 'an integer from 1 to 9999' }),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.String({ pattern: '^[1-9]\\d{0,7}$', default: '5000', description: 'a number of milliseconds from 1 to 99999999' }),
+  SHUTDOWN_DELAY_MS: Type.String({ pattern: '^\\d{1,7}$', default: '0', description: 'a number of milliseconds from 0 to 9999999' }),
+  NODE_ENV: Type.Optional(Type.String({ minLength: 1, description: 'a Node environment name such as production' })),
+  EMBEDDED: Type.Enum(['true', 'false'], { default: 'false', description: 'true or false' }),
 });
 
 export type TrustProxy = boolean | number | string[];
@@ -38,6 +43,12 @@ export interface Config {
   deliverWebhooks: boolean;
   /** Apply pending migrations at start (default); off when a deployment runs `cli migrate` once before the API. */
   migrateOnStart: boolean;
+  /** Postgres connections of this process at most. */
+  databasePoolMax: number;
+  /** A statement running longer is cancelled, and its request answered 503 UNAVAILABLE rather than left hanging. */
+  databaseStatementTimeoutMs: number;
+  /** On SIGTERM, how long readiness answers 503 while requests are still served, before the listener closes. */
+  shutdownDelayMs: number;
 }
 
 const isCidrOrIp = (value: string): boolean => {
@@ -75,6 +86,12 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
   const parsed = readEnv(ApiEnv, env);
   const port = Number(parsed.PORT);
   if (port > 65535) throw new ConfigError('PORT', `must be an integer from 0 to 65535 (got "${parsed.PORT}")`);
+  if (parsed.NODE_ENV === 'production' && parsed.DATABASE_URL === undefined && parsed.EMBEDDED !== 'true') {
+    throw new ConfigError(
+      'DATABASE_URL',
+      'is required when NODE_ENV is production: the embedded demo database is for development (set EMBEDDED=true to run it anyway)',
+    );
+  }
   const encryptionKey = activeKeyOf(parsed);
   previousKeysOf(parsed.ENCRYPTION_KEY_PREVIOUS);
   return {
@@ -90,5 +107,8 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     webhookRetryScheduleMs: retryScheduleOf(parsed.WEBHOOK_RETRY_SCHEDULE),
     deliverWebhooks: parsed.DELIVER_WEBHOOKS === 'true',
     migrateOnStart: parsed.MIGRATE_ON_START === 'true',
+    databasePoolMax: Number(parsed.DATABASE_POOL_MAX),
+    databaseStatementTimeoutMs: Number(parsed.DATABASE_STATEMENT_TIMEOUT_MS),
+    shutdownDelayMs: Number(parsed.SHUTDOWN_DELAY_MS),
   };
 };

@@ -18,7 +18,26 @@ t.test('defaults', async (t) => {
     webhookRetryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
     deliverWebhooks: true,
     migrateOnStart: true,
+    databasePoolMax: 10,
+    databaseStatementTimeoutMs: 5000,
+    shutdownDelayMs: 0,
   });
+});
+
+t.test('pool size, statement timeout and shutdown delay', async (t) => {
+  const config = loadConfig({ DATABASE_POOL_MAX: '6', DATABASE_STATEMENT_TIMEOUT_MS: '2500', SHUTDOWN_DELAY_MS: '5000' });
+  t.same([config.databasePoolMax, config.databaseStatementTimeoutMs, config.shutdownDelayMs], [6, 2500, 5000]);
+  rejects({ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX', t);
+  rejects({ DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }, 'DATABASE_STATEMENT_TIMEOUT_MS', t);
+  rejects({ SHUTDOWN_DELAY_MS: '-1' }, 'SHUTDOWN_DELAY_MS', t);
+});
+
+t.test('NODE_ENV=production refuses the embedded database unless EMBEDDED=true', async (t) => {
+  const message = rejects({ NODE_ENV: 'production' }, 'DATABASE_URL', t);
+  t.match(message, /EMBEDDED=true/);
+  t.equal(loadConfig({ NODE_ENV: 'production', EMBEDDED: 'true' }).databaseUrl, null, 'an explicit choice');
+  t.equal(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/garage', ENCRYPTION_KEY: KEY }).databaseUrl, 'postgres://db/garage');
+  t.equal(loadConfig({ NODE_ENV: 'development' }).databaseUrl, null, 'development starts embedded');
 });
 
 t.test('webhook delivery and start-up migrations can be left to other processes', async (t) => {

@@ -13,6 +13,8 @@ export interface StorageOptions {
   /** Former keys, kept to decrypt secrets written before a rotation; never used to encrypt. */
   previousEncryptionKeys?: string[];
   logger: { warn(msg: string): void };
+  /** Pool size and statement timeout of a Postgres connection (defaults of `connectPostgres`). */
+  pool?: { max?: number; statementTimeoutMillis?: number };
 }
 
 export interface Storage {
@@ -110,7 +112,7 @@ export const openStorage = async (options: StorageOptions): Promise<Storage> => 
       throw new Error('ENCRYPTION_KEY is required when DATABASE_URL is set (generate one: openssl rand -base64 32)');
     }
     const encryptionKeys = keyRing(parseEncryptionKey(options.encryptionKey, 'ENCRYPTION_KEY'), previous);
-    return { handle: connectPostgres({ connectionString: options.databaseUrl }), encryptionKeys, embedded: false };
+    return { handle: connectPostgres({ connectionString: options.databaseUrl, ...options.pool }), encryptionKeys, embedded: false };
   }
   const dataDir = resolve(options.pgliteDir);
   // Directories created here (`.data` by default, and the database's own) are private; existing parents are not ours.

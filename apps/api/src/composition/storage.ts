@@ -22,10 +22,11 @@ export default fp(
       encryptionKey: config.encryptionKey ?? undefined,
       previousEncryptionKeys: config.previousEncryptionKeys,
       logger: { warn: (msg) => app.log.warn(msg) },
+      pool: { max: config.databasePoolMax, statementTimeoutMillis: config.databaseStatementTimeoutMs },
     });
     app.addHook('onClose', () => storage.handle.close());
     if (storage.handle.pool) app.metrics.observePool(storage.handle.pool);
-    app.readiness.add('database', () => storage.handle.ping());
+    app.readiness.add('postgres', () => storage.handle.ping());
 
     if (config.migrateOnStart) {
       const migrated = await migrateToLatest(storage.handle.db);

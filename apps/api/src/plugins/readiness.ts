@@ -4,11 +4,27 @@ import fp from 'fastify-plugin';
 /** Resolves when the dependency answers, rejects otherwise. */
 export type ReadinessCheck = () => Promise<void>;
 
+export type DependencyName = 'postgres' | 'redis';
+
+/** The body of both health endpoints (CONTRACT.md §6). */
+export interface HealthReport {
+  status: 'ok' | 'unavailable';
+  checks: { postgres: 'up' | 'down'; redis: 'up' | 'down' | 'absent'; draining: boolean };
+}
+
 export interface Readiness {
-  /** Each adapter that a request needs registers its probe here (database now; Redis when it is configured). */
-  add(name: string, check: ReadinessCheck): void;
-  /** Runs every probe in parallel, each bounded by `timeoutMs`; returns the names of those that failed. */
-  failing(timeoutMs: number): Promise<string[]>;
+  /** Each adapter a request may need registers its probe here: Postgres always, Redis when it is configured. */
+  add(name: DependencyName, check: ReadinessCheck): void;
+  /**
+   * Probes every dependency in parallel, each bounded by `timeoutMs`. `unavailable` only when this instance cannot
+   * serve: Postgres does not answer, or it is draining. A Redis outage is reported but keeps the instance ready: the
+   * limits are then simply not enforced (CONTRACT.md §4.5), which beats taking every instance out of the balancer.
+   */
+  report(timeoutMs: number): Promise<HealthReport>;
+  /** The last report, or null before the first: what liveness shows without probing anything. */
+  lastReport(): HealthReport | null;
+  /** SIGTERM: readiness answers 503 from now on, while requests are still served. */
+  drain(): void;
 }
 
 declare module 'fastify' {
@@ -25,24 +41,33 @@ const withTimeout = (check: ReadinessCheck, ms: number) =>
 
 export default fp(
   async (app: FastifyInstance) => {
-    const checks = new Map<string, ReadinessCheck>();
+    const checks = new Map<DependencyName, ReadinessCheck>();
+    let draining = false;
+    let last: HealthReport | null = null;
+    const probe = async (name: DependencyName, timeoutMs: number): Promise<'up' | 'down' | 'absent'> => {
+      const check = checks.get(name);
+      if (!check) return 'absent';
+      try {
+        await withTimeout(check, timeoutMs);
+        return 'up';
+      } catch (err) {
+        app.log.warn({ err, dependency: name }, 'readiness check failed');
+        return 'down';
+      }
+    };
     app.decorate('readiness', {
       add(name, check) {
         checks.set(name, check);
       },
-      async failing(timeoutMs) {
-        const results = await Promise.all(
-          [...checks].map(async ([name, check]) => {
-            try {
-              await withTimeout(check, timeoutMs);
-              return null;
-            } catch (err) {
-              app.log.warn({ err, dependency: name }, 'readiness check failed');
-              return name;
-            }
-          }),
-        );
-        return results.filter((name): name is string => name !== null);
+      async report(timeoutMs) {
+        const [postgres, redis] = await Promise.all([probe('postgres', timeoutMs), probe('redis', timeoutMs)]);
+        const checked = { postgres: postgres === 'up' ? ('up' as const) : ('down' as const), redis, draining };
+        last = { status: checked.postgres === 'up' && !draining ? 'ok' : 'unavailable', checks: checked };
+        return last;
+      },
+      lastReport: () => (last && { ...last, checks: { ...last.checks, draining } }),
+      drain() {
+        draining = true;
       },
     } satisfies Readiness);
   },

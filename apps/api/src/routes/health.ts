@@ -1,26 +1,43 @@
-import { UnavailableError } from '@garage/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses } from '../schemas/error.js';
 
 /** A probe must answer quickly even when a dependency hangs. */
 const READINESS_TIMEOUT_MS = 1500;
 
-const Status = Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false });
+const Health = Type.Object(
+  {
+    status: Type.Enum(['ok', 'unavailable']),
+    checks: Type.Object(
+      {
+        postgres: Type.Enum(['up', 'down']),
+        redis: Type.Enum(['up', 'down', 'absent']),
+        draining: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
 
-/** Liveness and readiness for orchestrators and load balancers; not part of the public API document. */
+/**
+ * Liveness and readiness for orchestrators and load balancers (CONTRACT.md §6); not part of the public API document.
+ * Liveness never probes anything (a database outage must not get every container restarted): it shows the last
+ * readiness report, probing only before the first one.
+ */
 const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
     return payload;
   });
 
-  app.get('/health/live', { schema: { hide: true, response: { 200: Status } } }, async () => ({ status: 'ok' as const }));
+  app.get('/health/live', { schema: { hide: true, response: { 200: Health } } }, async () => {
+    const report = app.readiness.lastReport() ?? (await app.readiness.report(READINESS_TIMEOUT_MS));
+    return { ...report, status: 'ok' as const };
+  });
 
-  app.get('/health/ready', { schema: { hide: true, response: { 200: Status, ...errorResponses() } } }, async () => {
-    const failing = await app.readiness.failing(READINESS_TIMEOUT_MS);
-    if (failing.length > 0) throw new UnavailableError(`Not ready: ${failing.join(', ')} unreachable`);
-    return { status: 'ok' as const };
+  app.get('/health/ready', { schema: { hide: true, response: { 200: Health, 503: Health } } }, async (_request, reply) => {
+    const report = await app.readiness.report(READINESS_TIMEOUT_MS);
+    return reply.code(report.status === 'ok' ? 200 : 503).send(report);
   });
 };
 
