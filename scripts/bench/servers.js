@@ -94,6 +94,7 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfil
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: String(port),
+    METRICS_PORT: '0',
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     ENCRYPTION_KEY: encryptionKey,

@@ -1,5 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp, type App } from './app.js';
+import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { ConfigError, loadApiConfig as loadConfig, type Config } from '@garage/config';
 
 function fail(message: string): never {
@@ -27,6 +28,9 @@ try {
   fail(`Cannot start: ${err instanceof Error ? err.message : String(err)}`);
 }
 
+/** Set once listening; the close handler may run before (a signal during start-up). */
+const metrics: { server?: MetricsServer } = {};
+
 // SIGTERM/SIGINT: readiness turns 503 at once, requests keep being served for SHUTDOWN_DELAY_MS (while the load
 // balancer notices), then the listener closes, in-flight requests finish, the database closes, exit 0.
 closeWithGrace({ delay: config.shutdownDelayMs + 10_000, logger: app.log }, async ({ signal, err }) => {
@@ -36,11 +40,14 @@ closeWithGrace({ delay: config.shutdownDelayMs + 10_000, logger: app.log }, asyn
   if (signal && config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
   app.log.info('closing');
   await app.close();
+  await metrics.server?.close();
   // Operators look for this line: every request was answered and every pool and connection released.
   app.log.info('closed');
 });
 
 await app.listen({ port: config.port, host: config.host });
+metrics.server = await startMetricsServer({ registry: app.metrics.registry, host: config.metricsHost, port: config.metricsPort });
+app.log.info(`Metrics listening at http://${metrics.server.address}/metrics`);
 
 if (app.demo) {
   const address = app.server.address();

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import type { App } from '../src/index.js';
+import { startMetricsServer, type MetricsServer } from '../src/metrics-server.js';
 import { build, seedGarage } from './helper.js';
 
 interface Sample {
@@ -22,10 +23,18 @@ const parse = (text: string): Sample[] =>
       return { name: match[1] as string, labels, value: Number(match[3]) };
     });
 
+/** What Prometheus reads: `/metrics` on the metrics listener of the app (port 0 here: any free port). */
+const listeners = new Map<App, Promise<MetricsServer>>();
+t.teardown(async () => {
+  for (const starting of listeners.values()) await (await starting).close();
+});
 const scrape = async (app: App) => {
-  const res = await app.inject({ method: 'GET', url: '/metrics' });
-  if (res.statusCode !== 200) throw new Error(`GET /metrics: ${res.statusCode}`);
-  return { res, samples: parse(res.body) };
+  if (!listeners.has(app)) listeners.set(app, startMetricsServer({ registry: app.metrics.registry, host: '127.0.0.1', port: 0 }));
+  const server = await (listeners.get(app) as Promise<MetricsServer>);
+  const response = await fetch(`http://${server.address}/metrics`);
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`GET /metrics: ${response.status}`);
+  return { res: { statusCode: response.status, headers: Object.fromEntries(response.headers), body }, samples: parse(body), server };
 };
 
 /** The value of the one sample with exactly these labels (among others), 0 when absent. */
@@ -114,12 +123,10 @@ t.test('GET /metrics', async (t) => {
       statuses.push(res.statusCode);
     }
     t.same(statuses, [201, 201, 201, 201, 201, 429, 429]);
-    const scrapes = (samples: Sample[]) => valueOf(samples, 'http_requests_total', { route: '/metrics', status_code: '200' });
     let samples = (await scrape(app)).samples;
-    const before = scrapes(samples);
     for (let i = 0; i < 40; i += 1) samples = (await scrape(app)).samples;
-    t.equal(valueOf(samples, 'http_rate_limited_total', { route: '/api/public/fleet/lead' }), 2);
-    t.equal(scrapes(samples) - before, 40, 'every scrape answered, none limited');
+    t.equal(valueOf(samples, 'http_rate_limited_total', { route: '/api/public/fleet/lead' }), 2, 'every scrape answered, none limited');
+    t.equal(valueOf(samples, 'http_requests_total', { route: '/metrics' }), 0, 'scrapes are not API requests');
 
     const openapi = (await app.inject({ method: 'GET', url: '/api/public/openapi.json' })).json() as { paths: Record<string, unknown> };
     t.notOk('/metrics' in openapi.paths, 'not in the public API document');
@@ -143,4 +150,15 @@ t.test('GET /metrics', async (t) => {
     t.equal(valueOf(samples, 'webhook_deliveries_total', { outcome: 'pending' }), 1, 'the failed first attempt, retry scheduled');
     t.equal(valueOf(samples, 'webhook_deliveries_total', { outcome: 'failed' }), 0);
   });
+});
+
+t.test('metrics are served on their own listener only, never on the public port', async (t) => {
+  const { app } = await build(t);
+  const { server } = await scrape(app);
+  for (const url of ['/metrics', '/%6detrics', '/metrics?x=1', '/api/public/../metrics']) {
+    t.equal((await app.inject({ method: 'GET', url })).statusCode, 404, `public ${url}: 404`);
+  }
+  const other = await fetch(`http://${server.address}/api/public/products`);
+  t.equal(other.status, 404, 'the metrics listener serves nothing else');
+  await other.text();
 });

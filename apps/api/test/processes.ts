@@ -57,7 +57,7 @@ export const startApi = (t: Test, env: Record<string, string>, { cwd, readyWhen 
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+      env: { PATH: process.env.PATH ?? '', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     });
     const lines: Record<string, unknown>[] = [];
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));

@@ -268,7 +268,10 @@ t.test('three instances behind haproxy share everything that matters', async (t)
 
   t.test('/metrics is for scrapers on the instances, not for the public side of the balancer', async (t) => {
     t.equal((await http(`${lb}/metrics`)).status, 404);
-    t.match((await http(`${direct[0]}/metrics`)).body, /http_requests_total\{/);
+    t.equal((await http(`${direct[0]}/metrics`)).status, 404, "nor on an instance's public port");
+    const line = apis[0]?.lines.find((l) => /^Metrics listening at /.test(String(l.msg)));
+    const scrapeUrl = String(line?.msg).replace('Metrics listening at ', '');
+    t.match((await http(scrapeUrl)).body, /http_requests_total\{/, 'scrapers read it on the metrics listener');
   });
 
   t.test('the load in the background saw no error', async (t) => {

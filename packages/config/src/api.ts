@@ -17,6 +17,8 @@ const ApiEnv = Type.Object({
   MIGRATE_ON_START: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
   DATABASE_POOL_MAX: Type.String({ pattern: '^[1-9]\\d{0,3}$', default: '10', description: 'an integer from 1 to 9999' }),
   DATABASE_STATEMENT_TIMEOUT_MS: Type.String({ pattern: '^[1-9]\\d{0,7}$', default: '5000', description: 'a number of milliseconds from 1 to 99999999' }),
+  METRICS_PORT: Type.String({ pattern: '^\\d{1,5}$', default: '9464', description: 'an integer from 0 to 65535' }),
+  METRICS_HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'a host name or IP address' }),
   SHUTDOWN_DELAY_MS: Type.String({ pattern: '^\\d{1,7}$', default: '0', description: 'a number of milliseconds from 0 to 9999999' }),
   NODE_ENV: Type.Optional(Type.String({ minLength: 1, description: 'a Node environment name such as production' })),
   EMBEDDED: Type.Enum(['true', 'false'], { default: 'false', description: 'true or false' }),
@@ -49,6 +51,9 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** On SIGTERM, how long readiness answers 503 while requests are still served, before the listener closes. */
   shutdownDelayMs: number;
+  /** Where Prometheus scrapes `/metrics`: a listener of its own, never the public port (0: any free port). */
+  metricsPort: number;
+  metricsHost: string;
 }
 
 const isCidrOrIp = (value: string): boolean => {
@@ -86,6 +91,8 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
   const parsed = readEnv(ApiEnv, env);
   const port = Number(parsed.PORT);
   if (port > 65535) throw new ConfigError('PORT', `must be an integer from 0 to 65535 (got "${parsed.PORT}")`);
+  const metricsPort = Number(parsed.METRICS_PORT);
+  if (metricsPort > 65535) throw new ConfigError('METRICS_PORT', `must be an integer from 0 to 65535 (got "${parsed.METRICS_PORT}")`);
   if (parsed.NODE_ENV === 'production' && parsed.DATABASE_URL === undefined && parsed.EMBEDDED !== 'true') {
     throw new ConfigError(
       'DATABASE_URL',
@@ -110,5 +117,7 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     databasePoolMax: Number(parsed.DATABASE_POOL_MAX),
     databaseStatementTimeoutMs: Number(parsed.DATABASE_STATEMENT_TIMEOUT_MS),
     shutdownDelayMs: Number(parsed.SHUTDOWN_DELAY_MS),
+    metricsPort,
+    metricsHost: parsed.METRICS_HOST,
   };
 };

@@ -21,7 +21,11 @@ t.test('defaults', async (t) => {
     databasePoolMax: 10,
     databaseStatementTimeoutMs: 5000,
     shutdownDelayMs: 0,
+    metricsPort: 9464,
+    metricsHost: '127.0.0.1',
   });
+  t.same([loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metricsPort, loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost], [0, '0.0.0.0']);
+  t.throws(() => loadConfig({ METRICS_PORT: '70000' }), /METRICS_PORT must be an integer from 0 to 65535/);
 });
 
 t.test('pool size, statement timeout and shutdown delay', async (t) => {

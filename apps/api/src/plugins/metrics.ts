@@ -103,11 +103,6 @@ export default fp(
         gauge('db_pool_waiting_requests', 'Queries waiting for a pool connection.', () => pool.waitingCount);
       },
     } satisfies Metrics);
-
-    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-      reply.header('content-type', registry.contentType).header('cache-control', 'no-store');
-      return registry.metrics();
-    });
   },
   { name: 'metrics' },
 );
