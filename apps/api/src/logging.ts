@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import type { LogLevel } from '@garage/config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -73,6 +74,9 @@ const serializeRequest = (req: LoggedRequest) => ({
   remotePort: req.socket?.remotePort,
 });
 
+/**
+ * JSON lines for machines; readable, coloured lines when a person runs `pnpm start` on a terminal (stdout is a TTY).
+ */
 export const createLogger = (level: LogLevel, stream?: DestinationStream): Logger =>
   pino(
     {
@@ -91,7 +95,7 @@ export const createLogger = (level: LogLevel, stream?: DestinationStream): Logge
       },
       serializers: { req: serializeRequest },
     },
-    stream ?? pino.destination(1),
+    stream ?? (process.stdout.isTTY ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : pino.destination(1)),
   );
 
 /**

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -61,4 +62,22 @@ t.test('with DATABASE_URL: migrates, seeds nothing, stops cleanly', async (t) =>
   const code = await started.stop();
   t.equal((await inFlight).status, 200, 'the request in flight at SIGTERM was answered');
   t.equal(code, 0);
+});
+
+t.test('on a terminal, pnpm start prints readable lines and a demo-key banner that stands out', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'garage-tty-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  // `script` gives the process a pseudo-terminal, as a person's shell would.
+  const child = spawn('script', ['-qfc', `"${process.execPath}" "${MAIN}"`, '/dev/null'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', PGLITE_DIR: join(dir, '.data', 'pglite') },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  t.teardown(() => void child.kill('SIGKILL'));
+  const deadline = Date.now() + 60_000;
+  while (!/Demo API key: [0-9a-f]{32}/.test(output) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  t.match(output, /={40,}\r?\n {2}Demo API key: [0-9a-f]{32}/, 'a banner with the key');
+  t.match(output, /INFO.*Server listening/, 'readable log lines');
+  t.notMatch(output, /^\{"level"/m, 'not JSON on a terminal');
 });
