@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp, type App } from './app.js';
-import { startMetricsServer, type MetricsServer } from './metrics-server.js';
+import { startMetricsServer, type MetricsServer } from '@garage/observability';
 import { ConfigError, loadApiConfig as loadConfig, type Config } from '@garage/config';
 
 function fail(message: string): never {

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import type { App } from '../src/index.js';
-import { startMetricsServer, type MetricsServer } from '../src/metrics-server.js';
+import { startMetricsServer, type MetricsServer } from '@garage/observability';
 import { build, seedGarage } from './helper.js';
 
 interface Sample {

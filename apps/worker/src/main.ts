@@ -1,7 +1,9 @@
 import { connectPostgres } from '@garage/postgres';
 import { pino } from 'pino';
 import { loadWorkerConfig, type WorkerConfig } from '@garage/config';
+import { startHealthServer, startMetricsServer } from '@garage/observability';
 import { makeWebhookDelivery } from '@garage/webhook-delivery';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The dedicated webhook worker: delivers what the API processes wrote to the outbox. Run as many as needed; they
@@ -18,21 +20,45 @@ try {
 
 const logger = pino({ level: config.logLevel, base: { service: 'garage-worker', pid: process.pid } });
 const database = connectPostgres({ connectionString: config.databaseUrl, max: 4, applicationName: 'garage-worker' });
+const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+const deliveries = new Counter({
+  name: 'webhook_deliveries_total',
+  help: 'Webhook delivery attempts made by this process, by outcome (succeeded, pending, failed, gone, superseded).',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
 const loop = makeWebhookDelivery({
   db: database.db,
   encryptionKeys: config.encryptionKeys,
   schedule: config.schedule,
   logger,
+  onDelivery: (report) => deliveries.inc({ outcome: report.recorded ? report.outcome.status : 'superseded' }),
 }).start();
-logger.info({ retryScheduleMs: config.schedule }, 'webhook worker started');
 
 let stopping = false;
+/** Ready while Postgres answers within 1.5 s and the worker is not stopping; live while the process runs. */
+const health = await startHealthServer({
+  host: config.host,
+  port: config.port,
+  report: async () => {
+    const postgres = await Promise.race([
+      database.ping().then(() => 'up' as const),
+      new Promise<'down'>((resolve) => setTimeout(() => resolve('down'), 1500).unref()),
+    ]).catch(() => 'down' as const);
+    return { status: postgres === 'up' && !stopping ? 'ok' : 'unavailable', checks: { postgres, redis: 'absent', draining: stopping } };
+  },
+});
+const metrics = await startMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort });
+logger.info({ retryScheduleMs: config.schedule, health: health.address, metrics: metrics.address }, 'webhook worker started');
+
 const shutdown = async (signal: NodeJS.Signals) => {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, 'stopping: finishing the deliveries in flight');
   try {
     await loop.stop();
+    await Promise.all([health.close(), metrics.close()]);
     await database.close();
     logger.info('webhook worker stopped');
     process.exit(0);

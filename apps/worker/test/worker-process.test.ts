@@ -27,6 +27,9 @@ const startWorker = (env: Record<string, string> = {}): ChildProcess & { output:
       ENCRYPTION_KEY: encryption.env,
       WEBHOOK_RETRY_SCHEDULE: '100ms,100ms',
       LOG_LEVEL: 'info',
+      PORT: '0',
+      METRICS_PORT: '0',
+      HOST: '127.0.0.1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -100,6 +103,31 @@ t.test('SIGTERM lets the delivery in flight finish and record, then exits 0', as
   const [view] = await makeDeliveryQueue(db).listByIntegration(integration.id, 1);
   t.equal(view?.status, 'succeeded', 'recorded before exit: it will not be sent again');
   t.match(worker.output(), /webhook delivered/);
+});
+
+t.test('the worker serves /health/live, /health/ready and /metrics on its own listeners', async (t) => {
+  const receiver = await startReceiver();
+  t.teardown(() => receiver.close());
+  await newEvent(`${receiver.url}/hooks`);
+  const worker = startWorker();
+  const started = /"health":"([^"]+)","metrics":"([^"]+)"/;
+  const deadline = Date.now() + 20_000;
+  while (!started.test(worker.output()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const [, health, metrics] = started.exec(worker.output()) ?? [];
+  t.ok(health && metrics, 'the start line names both listeners');
+  const ready = await fetch(`http://${health}/health/ready`);
+  t.equal(ready.status, 200);
+  t.same(await ready.json(), { status: 'ok', checks: { postgres: 'up', redis: 'absent', draining: false } });
+  t.equal((await fetch(`http://${health}/health/live`)).status, 200);
+  await receiver.waitFor(1);
+  let text = '';
+  for (let i = 0; i < 50 && !/webhook_deliveries_total\{outcome="succeeded"\} 1/.test(text); i += 1) {
+    text = await (await fetch(`http://${metrics}/metrics`)).text();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.match(text, /webhook_deliveries_total\{outcome="succeeded"\} 1/, 'the delivery is counted');
+  worker.kill('SIGTERM');
+  t.equal((await exitOf(worker)).code, 0);
 });
 
 t.test('bad configuration stops the worker at start with a message and a non-zero exit', async (t) => {

@@ -11,6 +11,11 @@ const WorkerEnv = Type.Object({
   ENCRYPTION_KEY_PREVIOUS: sharedFields.ENCRYPTION_KEY_PREVIOUS,
   LOG_LEVEL: sharedFields.LOG_LEVEL,
   WEBHOOK_RETRY_SCHEDULE: sharedFields.WEBHOOK_RETRY_SCHEDULE,
+  // Apart from the API's defaults, so that `pnpm start` and `pnpm worker` run side by side on one machine.
+  PORT: Type.String({ pattern: '^\\d{1,5}$', default: '3001', description: 'an integer from 0 to 65535' }),
+  HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'a host name or IP address' }),
+  METRICS_PORT: Type.String({ pattern: '^\\d{1,5}$', default: '9465', description: 'an integer from 0 to 65535' }),
+  METRICS_HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'a host name or IP address' }),
 });
 
 export interface WorkerConfig {
@@ -19,6 +24,12 @@ export interface WorkerConfig {
   encryptionKeys: EncryptionKey[];
   schedule: RetrySchedule;
   logLevel: LogLevel;
+  /** `/health/live` and `/health/ready`. */
+  port: number;
+  host: string;
+  /** `/metrics`, on a listener of its own. */
+  metricsPort: number;
+  metricsHost: string;
 }
 
 /**
@@ -41,5 +52,9 @@ export const loadWorkerConfig = (env: Environment = process.env): WorkerConfig =
     encryptionKeys: [encryptionKeyOf(parsed.ENCRYPTION_KEY), ...previousKeysOf(parsed.ENCRYPTION_KEY_PREVIOUS)],
     schedule: retryScheduleOf(parsed.WEBHOOK_RETRY_SCHEDULE),
     logLevel: parsed.LOG_LEVEL,
+    port: Number(parsed.PORT),
+    host: parsed.HOST,
+    metricsPort: Number(parsed.METRICS_PORT),
+    metricsHost: parsed.METRICS_HOST,
   };
 };

@@ -1,3 +1,4 @@
+import type { HealthReport } from '@garage/observability';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -6,11 +7,7 @@ export type ReadinessCheck = () => Promise<void>;
 
 export type DependencyName = 'postgres' | 'redis';
 
-/** The body of both health endpoints (CONTRACT.md §6). */
-export interface HealthReport {
-  status: 'ok' | 'unavailable';
-  checks: { postgres: 'up' | 'down'; redis: 'up' | 'down' | 'absent'; draining: boolean };
-}
+export type { HealthReport };
 
 export interface Readiness {
   /** Each adapter a request may need registers its probe here: Postgres always, Redis when it is configured. */

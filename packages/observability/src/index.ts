@@ -1,0 +1,2 @@
+export { startMetricsServer, type MetricsServer } from './metrics-server.js';
+export { startHealthServer, type HealthReport, type HealthServer } from './health-server.js';
