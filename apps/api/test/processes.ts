@@ -157,6 +157,8 @@ export interface PrivatePostgres {
   /** `pg_ctl stop -m immediate`: the server vanishes as in a crash. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** A streaming replica of this cluster (`pg_basebackup -R`), started on a port of its own. */
+  replica(): Promise<PrivatePostgres>;
 }
 
 /**
@@ -164,7 +166,7 @@ export interface PrivatePostgres {
  * refuses to run as root, so as root (CI) the cluster belongs to the `postgres` OS user. Stopped and removed at the
  * end of the test.
  */
-export const privatePostgres = async (t: Test): Promise<PrivatePostgres> => {
+export const privatePostgres = async (t: Test, from?: { port: number }): Promise<PrivatePostgres> => {
   const bin = postgresBin();
   const dir = await mkdtemp(join(tmpdir(), 'garage-pg-'));
   const asRoot = process.getuid?.() === 0;
@@ -175,7 +177,12 @@ export const privatePostgres = async (t: Test): Promise<PrivatePostgres> => {
   }
   const data = join(dir, 'data');
   const port = await freePort();
-  await as(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  if (from) {
+    // A copy of the primary that keeps streaming from it: `-R` writes the standby settings.
+    await as(join(bin, 'pg_basebackup'), ['-D', data, '-h', '127.0.0.1', '-p', String(from.port), '-U', 'postgres', '-R', '--no-sync', '-X', 'stream']);
+  } else {
+    await as(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  }
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   const pgCtl = (...args: string[]) => as(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-o', options, ...args]);
   const start = async () => {
@@ -189,7 +196,7 @@ export const privatePostgres = async (t: Test): Promise<PrivatePostgres> => {
     await stop().catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   });
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, start };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop, start, replica: () => privatePostgres(t, { port }) };
 };
 
 export interface TcpProxy {

@@ -15,6 +15,7 @@ const ApiEnv = Type.Object({
   ),
   DELIVER_WEBHOOKS: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
   MIGRATE_ON_START: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
+  DATABASE_READ_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL (a read replica)' })),
   DATABASE_POOL_MAX: Type.String({ pattern: '^[1-9]\\d{0,3}$', default: '10', description: 'an integer from 1 to 9999' }),
   DATABASE_STATEMENT_TIMEOUT_MS: Type.String({ pattern: '^[1-9]\\d{0,7}$', default: '5000', description: 'a number of milliseconds from 1 to 99999999' }),
   METRICS_PORT: Type.String({ pattern: '^\\d{1,5}$', default: '9464', description: 'an integer from 0 to 65535' }),
@@ -45,7 +46,9 @@ export interface Config {
   deliverWebhooks: boolean;
   /** Apply pending migrations at start (default); off when a deployment runs `cli migrate` once before the API. */
   migrateOnStart: boolean;
-  /** Postgres connections of this process at most. */
+  /** A read replica: list, item and availability GETs read from it; everything else uses `databaseUrl`. */
+  databaseReadUrl: string | null;
+  /** Postgres connections of this process at most (per database: the primary, and the replica if any). */
   databasePoolMax: number;
   /** A statement running longer is cancelled, and its request answered 503 UNAVAILABLE rather than left hanging. */
   databaseStatementTimeoutMs: number;
@@ -99,6 +102,9 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
       'is required when NODE_ENV is production: the embedded demo database is for development (set EMBEDDED=true to run it anyway)',
     );
   }
+  if (parsed.DATABASE_READ_URL !== undefined && parsed.DATABASE_URL === undefined) {
+    throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL: a replica reads what the primary wrote');
+  }
   const encryptionKey = activeKeyOf(parsed);
   previousKeysOf(parsed.ENCRYPTION_KEY_PREVIOUS);
   return {
@@ -114,6 +120,7 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     webhookRetryScheduleMs: retryScheduleOf(parsed.WEBHOOK_RETRY_SCHEDULE),
     deliverWebhooks: parsed.DELIVER_WEBHOOKS === 'true',
     migrateOnStart: parsed.MIGRATE_ON_START === 'true',
+    databaseReadUrl: parsed.DATABASE_READ_URL ?? null,
     databasePoolMax: Number(parsed.DATABASE_POOL_MAX),
     databaseStatementTimeoutMs: Number(parsed.DATABASE_STATEMENT_TIMEOUT_MS),
     shutdownDelayMs: Number(parsed.SHUTDOWN_DELAY_MS),

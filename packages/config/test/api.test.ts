@@ -18,6 +18,7 @@ t.test('defaults', async (t) => {
     webhookRetryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
     deliverWebhooks: true,
     migrateOnStart: true,
+    databaseReadUrl: null,
     databasePoolMax: 10,
     databaseStatementTimeoutMs: 5000,
     shutdownDelayMs: 0,
@@ -26,6 +27,13 @@ t.test('defaults', async (t) => {
   });
   t.same([loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metricsPort, loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost], [0, '0.0.0.0']);
   t.throws(() => loadConfig({ METRICS_PORT: '70000' }), /METRICS_PORT must be an integer from 0 to 65535/);
+});
+
+t.test('DATABASE_READ_URL: a replica beside the primary, never alone', async (t) => {
+  const config = loadConfig({ DATABASE_URL: 'postgres://primary/garage', DATABASE_READ_URL: 'postgres://replica/garage', ENCRYPTION_KEY: KEY });
+  t.equal(config.databaseReadUrl, 'postgres://replica/garage');
+  rejects({ DATABASE_READ_URL: 'postgres://replica/garage' }, 'DATABASE_READ_URL', t);
+  rejects({ DATABASE_URL: 'postgres://primary/garage', ENCRYPTION_KEY: KEY, DATABASE_READ_URL: 'mysql://replica' }, 'DATABASE_READ_URL', t);
 });
 
 t.test('pool size, statement timeout and shutdown delay', async (t) => {

@@ -1,4 +1,4 @@
-import { migrateToLatest, openStorage, type Storage } from '@garage/postgres';
+import { connectPostgres, migrateToLatest, openStorage, type DatabaseHandle, type Storage } from '@garage/postgres';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '@garage/config';
@@ -7,8 +7,26 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The database named by the configuration (embedded PGlite when there is none) and the encryption keys. */
     storage: Storage;
+    /** Where list, item and availability GETs read: the replica of DATABASE_READ_URL, or the primary. */
+    reads: DatabaseHandle;
   }
 }
+
+/**
+ * The read replica: lists, items and availability read from it, so that they scale apart from the primary. Its
+ * readiness is not checked: a lagging or absent replica does not make the primary unable to serve writes, and its
+ * queries fail as 503 on their own.
+ */
+const openReplica = (app: FastifyInstance, config: Config, url: string): DatabaseHandle => {
+  const replica = connectPostgres({
+    connectionString: url,
+    max: config.databasePoolMax,
+    statementTimeoutMillis: config.databaseStatementTimeoutMs,
+    applicationName: 'garage-api-reads',
+  });
+  app.addHook('onClose', () => replica.close());
+  return replica;
+};
 
 /**
  * Opens the database, migrates it when configured to, and closes it when the app closes, after in-flight requests
@@ -33,6 +51,7 @@ export default fp(
       if (migrated.length > 0) app.log.info({ migrated }, 'database migrated');
     }
     app.decorate('storage', storage);
+    app.decorate('reads', config.databaseReadUrl ? openReplica(app, config, config.databaseReadUrl) : storage.handle);
   },
   { name: 'storage', dependencies: ['readiness', 'metrics'] },
 );

@@ -21,7 +21,7 @@ import {
   systemClock,
   type Clock,
 } from '@garage/domain';
-import { makeIdempotencyStore, makeListVersionProbe, makeRepositories, makeUnitOfWork, type Storage } from '@garage/postgres';
+import { makeIdempotencyStore, makeListVersionProbe, makeRepositories, makeUnitOfWork, type DatabaseHandle, type Storage } from '@garage/postgres';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { toHttpError } from '../plugins/error-handler.js';
@@ -39,9 +39,16 @@ export interface UseCaseOptions {
 }
 
 /** The use cases the routes call, over the adapters of `storage`. Later features add theirs here. */
-const makeApiUseCases = (storage: Storage, { clock, keyCacheTtlMs, log }: Required<UseCaseOptions> & { log: FastifyBaseLogger }) => {
+const makeApiUseCases = (
+  storage: Storage,
+  reads: DatabaseHandle,
+  { clock, keyCacheTtlMs, log }: Required<UseCaseOptions> & { log: FastifyBaseLogger },
+) => {
   const { db } = storage.handle;
+  // Keys are looked up on the primary: a revocation must hold everywhere within 5 s, whatever the replica's lag.
   const repos = makeRepositories(db);
+  // Lists, items and availability may read a replica (DATABASE_READ_URL); writes and transactions use the primary.
+  const replica = makeRepositories(reads.db);
   const uow = makeUnitOfWork(db);
   // One per encryption key, the active key's first (see `makeCursorCodec`).
   const cursors = makeCursorCodec(storage.encryptionKeys.map((key) => deriveSubkey([key], 'cursor')));
@@ -58,17 +65,17 @@ const makeApiUseCases = (storage: Storage, { clock, keyCacheTtlMs, log }: Requir
       // A slug always names the same garage; a garage created after a 404 is found within the same window as a key.
       garages: { findBySlug: cacheKeyLookup((slug) => repos.garages.findBySlug(slug), { ttlMs: keyCacheTtlMs, clock }) },
     }),
-    listProducts: makeListProducts({ products: repos.products, cursors }),
-    listStock: makeListStock({ stock: repos.stock, cursors }),
-    listVehicles: makeListVehicles({ vehicles: repos.vehicles, cursors }),
-    getVehicle: makeGetVehicle({ vehicles: repos.vehicles }),
+    listProducts: makeListProducts({ products: replica.products, cursors }),
+    listStock: makeListStock({ stock: replica.stock, cursors }),
+    listVehicles: makeListVehicles({ vehicles: replica.vehicles, cursors }),
+    getVehicle: makeGetVehicle({ vehicles: replica.vehicles }),
     submitLead: makeSubmitLead({ uow }),
-    getQuote: makeGetQuote({ quotes: repos.quotes, clock }),
+    getQuote: makeGetQuote({ quotes: replica.quotes, clock }),
     decideQuote: makeDecideQuote({ uow, clock }),
     bookAppointment: makeBookAppointment({ uow, clock }),
-    listAvailability: makeListAvailability({ garages: repos.garages, appointments: repos.appointments, clock }),
-    listAppointments: makeListAppointments({ garages: repos.garages, appointments: repos.appointments, cursors, clock }),
-    getAppointment: makeGetAppointment({ garages: repos.garages, appointments: repos.appointments }),
+    listAvailability: makeListAvailability({ garages: replica.garages, appointments: replica.appointments, clock }),
+    listAppointments: makeListAppointments({ garages: replica.garages, appointments: replica.appointments, cursors, clock }),
+    getAppointment: makeGetAppointment({ garages: replica.garages, appointments: replica.appointments }),
     cancelAppointment: makeCancelAppointment({ uow, clock }),
     rescheduleAppointment: makeRescheduleAppointment({ uow, clock }),
     // The error handler's own mapping decides which thrown errors become stored responses.
@@ -87,8 +94,9 @@ declare module 'fastify' {
 /** Decorates the instance with the use cases the routes call, and the version probe of the list cache. */
 export default fp(
   async (app: FastifyInstance, { clock = systemClock, keyCacheTtlMs = KEY_CACHE_TTL_MS }: UseCaseOptions) => {
-    app.decorate('useCases', makeApiUseCases(app.storage, { clock, keyCacheTtlMs, log: app.log }));
-    app.decorate('listVersionProbe', makeListVersionProbe(app.storage.handle.db));
+    app.decorate('useCases', makeApiUseCases(app.storage, app.reads, { clock, keyCacheTtlMs, log: app.log }));
+    // The version of a list comes from where its pages are read, so that a cached page matches what a read gives.
+    app.decorate('listVersionProbe', makeListVersionProbe(app.reads.db));
   },
   { name: 'use-cases', dependencies: ['storage'] },
 );

@@ -1,0 +1,51 @@
+import t from 'tap';
+import { connectPostgres, migrateToLatest } from '@garage/postgres';
+import { adminFor } from './admin.js';
+import { at, bookingBody, createBookingGarage, TUESDAY } from './appointments-support.js';
+import { ENCRYPTION_KEY, product, seedGarage } from './helper.js';
+import { eventually, http, privatePostgres, startApi } from './processes.js';
+
+/**
+ * DATABASE_READ_URL (CONTRACT.md §6): with a real streaming replica, lists and availability read from it, so they
+ * show a write only once the replica has replayed it, while bookings go to the primary and stay exact.
+ */
+t.test('lists read the replica, bookings the primary', async (t) => {
+  const primary = await privatePostgres(t);
+  const database = connectPostgres({ connectionString: primary.url });
+  t.teardown(() => database.close());
+  await migrateToLatest(database.db);
+  const admin = adminFor(database.db);
+  const garage = await seedGarage(admin);
+  const booking = await createBookingGarage(admin, { capacity: 1 });
+  const replica = await primary.replica();
+  const replicaHandle = connectPostgres({ connectionString: replica.url, max: 1 });
+  t.teardown(() => replicaHandle.close());
+  const onReplica = replicaHandle.pool as NonNullable<typeof replicaHandle.pool>;
+
+  const api = await startApi(t, { DATABASE_URL: primary.url, DATABASE_READ_URL: replica.url, ENCRYPTION_KEY, MIGRATE_ON_START: 'false' });
+  const base = `http://127.0.0.1:${api.port}`;
+  const names = async () =>
+    (await http(`${base}/api/public/products?limit=500`, { headers: { 'x-api-key': garage.keys.all } })).json<{ data: { name: string }[] }>().data.map((p) => p.name);
+  t.ok(await eventually(async () => (await names()).length === 3), 'the replica has caught up with the seed');
+
+  await onReplica.query('select pg_wal_replay_pause()');
+  await admin.importProducts(garage.slug, [product('NEW-1', { name: 'Written on the primary' })]);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.notOk((await names()).includes('Written on the primary'), 'the list reads the paused replica: the write is not there yet');
+
+  const first = await http(`${base}/api/public/appointments`, {
+    method: 'POST',
+    headers: { 'x-api-key': booking.shop.key, 'content-type': 'application/json' },
+    body: JSON.stringify(bookingBody(at(TUESDAY, '09:00'))),
+  });
+  const second = await http(`${base}/api/public/appointments`, {
+    method: 'POST',
+    headers: { 'x-api-key': booking.partner.key, 'content-type': 'application/json' },
+    body: JSON.stringify(bookingBody(at(TUESDAY, '09:00'))),
+  });
+  t.same([first.status, second.status], [201, 409], 'bookings are checked on the primary: capacity 1, one wins, while the replica lags');
+  t.equal(second.json().code, 'SLOT_FULL');
+
+  await onReplica.query('select pg_wal_replay_resume()');
+  t.ok(await eventually(async () => (await names()).includes('Written on the primary')), 'once replay resumes, the list shows it');
+});
