@@ -22,7 +22,7 @@ const forgetCounters = async () => {
   const redis = connectRedis({ url: sharedRedisUrl });
   try {
     if (!(await waitForRedis(redis))) throw new Error(`Redis at ${sharedRedisUrl} does not answer`);
-    const keys = await redis.keys(`${RATE_LIMIT_NAMESPACE}*-${NET}.*`);
+    const keys = await redis.keys(`${RATE_LIMIT_NAMESPACE}*${NET}.*`);
     if (keys.length > 0) await redis.del(...keys);
   } finally {
     redis.disconnect();

@@ -1,4 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Test } from 'tap';
 import { freePort } from './processes.js';
 
@@ -41,11 +45,14 @@ const started = (child: ChildProcess): Promise<void> =>
   });
 
 /** A private, empty, non-persistent redis-server on loopback that the test may kill, restart or freeze. */
-export const startRedisServer = async (t: Test): Promise<RedisServer> => {
+export const startRedisServer = async (t: Test, { cluster }: { cluster?: { dir: string } } = {}): Promise<RedisServer & { port: number }> => {
   const port = await freePort();
   let child: ChildProcess | null = null;
+  const clusterArgs = cluster
+    ? ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '1000', '--dir', cluster.dir]
+    : [];
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...clusterArgs], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     await started(child);
@@ -63,5 +70,24 @@ export const startRedisServer = async (t: Test): Promise<RedisServer> => {
   };
   t.teardown(kill);
   await start();
-  return { url: `redis://127.0.0.1:${port}`, kill, restart: start, pause: signal('SIGSTOP'), resume: signal('SIGCONT') };
+  return { url: `redis://127.0.0.1:${port}`, port, kill, restart: start, pause: signal('SIGSTOP'), resume: signal('SIGCONT') };
+};
+
+/** A Redis Cluster of `masters` masters (no replicas) on loopback, its slots spread over them; empty and private. */
+export const startRedisCluster = async (t: Test, masters = 3): Promise<{ nodes: (RedisServer & { port: number })[]; seeds: string }> => {
+  const dir = await mkdtemp(join(tmpdir(), 'garage-redis-cluster-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const nodes = await Promise.all(Array.from({ length: masters }, () => startRedisServer(t, { cluster: { dir } })));
+  const seeds = nodes.map((n) => `127.0.0.1:${n.port}`).join(',');
+  await promisify(execFile)('redis-cli', ['--cluster', 'create', ...seeds.split(','), '--cluster-replicas', '0', '--cluster-yes']);
+  for (const node of nodes) {
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    for (;;) {
+      const { stdout } = await promisify(execFile)('redis-cli', ['-p', String(node.port), 'cluster', 'info']);
+      if (stdout.includes('cluster_state:ok')) break;
+      if (Date.now() > deadline) throw new Error(`the cluster did not become ready: ${stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return { nodes, seeds };
 };

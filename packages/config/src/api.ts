@@ -10,6 +10,9 @@ const ApiEnv = Type.Object({
   HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'a host name or IP address' }),
   ...sharedFields,
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'a redis:// or rediss:// URL' })),
+  REDIS_CLUSTER_NODES: Type.Optional(
+    Type.String({ pattern: '^[^\\s:,]+:\\d{1,5}(,[^\\s:,]+:\\d{1,5})*$', description: 'a comma-separated list of host:port seed nodes' }),
+  ),
   TRUST_PROXY: Type.Optional(
     Type.String({ minLength: 1, description: '`true`, `false`, a hop count or a comma-separated list of IPs/CIDRs' }),
   ),
@@ -34,6 +37,8 @@ export interface Config {
   databaseUrl: string | null;
   pgliteDir: string;
   redisUrl: string | null;
+  /** Seed nodes of a Redis Cluster, instead of REDIS_URL. */
+  redisClusterNodes: { host: string; port: number }[] | null;
   /** Base64 of 32 bytes; required with `databaseUrl`. Embedded mode generates and keeps its own when unset. */
   encryptionKey: string | null;
   /** Former keys, decrypt-only, kept while secrets written under them are re-encrypted (README: key rotation). */
@@ -105,6 +110,9 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
   if (parsed.DATABASE_READ_URL !== undefined && parsed.DATABASE_URL === undefined) {
     throw new ConfigError('DATABASE_READ_URL', 'needs DATABASE_URL: a replica reads what the primary wrote');
   }
+  if (parsed.REDIS_URL !== undefined && parsed.REDIS_CLUSTER_NODES !== undefined) {
+    throw new ConfigError('REDIS_CLUSTER_NODES', 'and REDIS_URL are exclusive: one Redis, or one Redis Cluster');
+  }
   const encryptionKey = activeKeyOf(parsed);
   previousKeysOf(parsed.ENCRYPTION_KEY_PREVIOUS);
   return {
@@ -113,6 +121,11 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     databaseUrl: parsed.DATABASE_URL ?? null,
     pgliteDir: parsed.PGLITE_DIR,
     redisUrl: parsed.REDIS_URL ?? null,
+    redisClusterNodes:
+      parsed.REDIS_CLUSTER_NODES?.split(',').map((node) => {
+        const at = node.lastIndexOf(':');
+        return { host: node.slice(0, at), port: Number(node.slice(at + 1)) };
+      }) ?? null,
     encryptionKey,
     previousEncryptionKeys: (parsed.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((part) => part.trim()).filter(Boolean),
     trustProxy: trustProxyOf(parsed.TRUST_PROXY),

@@ -11,6 +11,7 @@ t.test('defaults', async (t) => {
     databaseUrl: null,
     pgliteDir: '.data/pglite',
     redisUrl: null,
+    redisClusterNodes: null,
     encryptionKey: null,
     previousEncryptionKeys: [],
     trustProxy: false,
@@ -27,6 +28,15 @@ t.test('defaults', async (t) => {
   });
   t.same([loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metricsPort, loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost], [0, '0.0.0.0']);
   t.throws(() => loadConfig({ METRICS_PORT: '70000' }), /METRICS_PORT must be an integer from 0 to 65535/);
+});
+
+t.test('REDIS_CLUSTER_NODES: seed nodes of a Redis Cluster, instead of REDIS_URL', async (t) => {
+  t.same(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,redis-b:7001' }).redisClusterNodes, [
+    { host: '10.0.0.1', port: 7000 },
+    { host: 'redis-b', port: 7001 },
+  ]);
+  rejects({ REDIS_CLUSTER_NODES: 'redis-a' }, 'REDIS_CLUSTER_NODES', t);
+  rejects({ REDIS_CLUSTER_NODES: 'redis-a:7000', REDIS_URL: 'redis://r:6379' }, 'REDIS_CLUSTER_NODES', t);
 });
 
 t.test('DATABASE_READ_URL: a replica beside the primary, never alone', async (t) => {

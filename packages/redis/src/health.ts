@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 
 export interface RedisHealthOptions {
   /**
@@ -22,7 +22,7 @@ export interface RedisHealthOptions {
  * its success ends an outage that no reconnection would announce. Returns a function that stops following.
  */
 export const watchRedis = (
-  redis: Redis,
+  redis: RedisClient,
   { onDown, onUp, repeatMs = 60_000, heartbeatMs = 1000, now = Date.now }: RedisHealthOptions,
 ): (() => void) => {
   let down = false;

@@ -1,3 +1,3 @@
 export * from './connection.js';
 export * from './health.js';
-export type { Redis } from 'ioredis';
+export type { Redis, Cluster } from 'ioredis';

@@ -2,6 +2,7 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { DomainError } from '@garage/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Redis } from '@garage/redis';
 
 /**
  * The per-IP limits of CONTRACT.md §4.5, for `config.rateLimit` of the routes they guard. The plugin keys a route's
@@ -34,7 +35,7 @@ export interface IpCounter {
  * reports nothing counted (`remaining` = `max`), so that callers fail open.
  */
 export const ipCounter = (app: FastifyInstance, { name, max, timeWindow }: { name: string; max: number; timeWindow: number }): IpCounter => {
-  const limiter = app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:${normalizeIP(request.ip)}` });
+  const limiter = app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:{${normalizeIP(request.ip)}}` });
   return {
     async hit(request) {
       const result = await limiter(request);
@@ -56,8 +57,11 @@ export default fp(
     await app.register(rateLimit, {
       global: false,
       enableDraftSpec: true,
-      redis: app.redis ?? undefined,
+      // A cluster client answers the plugin's commands like one Redis; its types just do not say so.
+      redis: (app.redis ?? undefined) as Redis | undefined,
       nameSpace: RATE_LIMIT_NAMESPACE,
+      // The client IP in braces is a Redis Cluster hash tag: every counter of one client lives on one shard.
+      keyGenerator: (request) => `{${request.ip}}`,
       skipOnError: true,
       // Thrown from the hook: the app's error handler turns it into the contract's body; the plugin has set the headers.
       errorResponseBuilder: (_request, { after }) => new DomainError('RATE_LIMITED', `Too many requests; retry in ${after}`),
