@@ -102,3 +102,21 @@ t.test('when Postgres goes away: 503 UNAVAILABLE quickly, then recovery', async 
   t.equal(status, 200, 'ready again by itself');
   t.equal((await products()).statusCode, 200, 'serving again');
 });
+
+t.test('a statement past DATABASE_STATEMENT_TIMEOUT_MS is a 503 UNAVAILABLE, not a hang', async (t) => {
+  const { app, admin, db } = await build(t, { env: { DATABASE_STATEMENT_TIMEOUT_MS: '300' } });
+  const garage = await seedGarage(admin);
+  const pool = db.handle.pool;
+  if (!pool) throw new Error('the API tests run on Postgres');
+  const locker = await pool.connect();
+  t.teardown(() => locker.release());
+  await locker.query('begin');
+  await locker.query('lock table products in access exclusive mode');
+  const started = Date.now();
+  const res = await app.inject({ method: 'GET', url: '/api/public/products?sku=locked', headers: { 'x-api-key': garage.keys.all } });
+  const elapsed = Date.now() - started;
+  await locker.query('rollback');
+  t.equal(res.statusCode, 503, res.body);
+  t.equal(res.json().code, 'UNAVAILABLE');
+  t.ok(elapsed < 3000, `answered in ${elapsed} ms, after the 300 ms timeout`);
+});
