@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import { build } from './helper.js';
 
@@ -68,4 +69,11 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
   t.equal(docs.statusCode, 200);
   t.match(docs.headers['content-type'], /text\/html/);
   t.match(docs.body, /swagger/i);
+});
+
+t.test('openapi/openapi.json is the document the routes generate: regenerate it with `pnpm openapi`', async (t) => {
+  const { app } = await build(t);
+  const served = (await app.inject({ method: 'GET', url: '/api/public/openapi.json' })).json();
+  const committed = JSON.parse(await readFile(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8'));
+  t.same(committed, served, 'the committed document is up to date (run `pnpm openapi` and commit the result)');
 });

@@ -1,0 +1,20 @@
+// `pnpm openapi`: writes openapi/openapi.json, the OpenAPI document generated from the route schemas (CONTRACT.md §7).
+// The app is built on a throwaway embedded database: the document depends on the routes only, never on data.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp, loadConfig } from '../dist/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'garage-openapi-'));
+try {
+  const app = await buildApp(loadConfig({ PGLITE_DIR: join(dir, 'pglite'), LOG_LEVEL: 'silent', DELIVER_WEBHOOKS: 'false' }));
+  await app.ready();
+  const document = app.swagger();
+  await app.close();
+  const target = fileURLToPath(new URL('../../../openapi/openapi.json', import.meta.url));
+  writeFileSync(target, `${JSON.stringify(document, null, 2)}\n`);
+  process.stdout.write(`wrote ${target}\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
