@@ -102,6 +102,8 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Garage public integration API', version: '1.0.0', description: API_DESCRIPTION },
+      // Relative: the document is served by the API it describes, wherever that runs.
+      servers: [{ url: '/', description: 'This API' }],
       components: {
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
       },

@@ -77,3 +77,16 @@ t.test('openapi/openapi.json is the document the routes generate: regenerate it 
   const committed = JSON.parse(await readFile(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8'));
   t.same(committed, served, 'the committed document is up to date (run `pnpm openapi` and commit the result)');
 });
+
+t.test('every operation has a unique operationId, a summary and a tag; the document names its server', async (t) => {
+  const { app } = await build(t);
+  const doc = (await app.inject({ method: 'GET', url: '/api/public/openapi.json' })).json<{
+    servers?: unknown[];
+    paths: Record<string, Record<string, { operationId?: string; summary?: string; tags?: string[] }>>;
+  }>();
+  t.ok(doc.servers && doc.servers.length > 0, 'servers');
+  const operations = Object.values(doc.paths).flatMap((item) => Object.values(item));
+  t.ok(operations.length >= 14);
+  t.ok(operations.every((op) => op.operationId && op.summary && op.tags?.length), 'operationId, summary and tag on each');
+  t.equal(new Set(operations.map((op) => op.operationId)).size, operations.length, 'operationIds are unique');
+});

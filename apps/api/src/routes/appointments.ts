@@ -38,6 +38,7 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.requireKey('appointments'),
       schema: {
+        operationId: 'createAppointment',
         summary: 'Book an appointment',
         description:
           'Never overbooks: concurrent bookings of one garage and day are serialised, and with capacity C exactly C of N simultaneous requests for a slot succeed. ' +
@@ -66,6 +67,7 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.requireKey('appointments'),
       config: { etag: true },
       schema: {
+        operationId: 'listAvailability',
         summary: 'List bookable start times',
         description:
           'Every start at which a booking of durationMinutes would succeed right now, in order, on the local dates from..to (inclusive, at most 31 days). ' +
@@ -98,6 +100,7 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.requireKey('appointments'),
       config: { etag: true },
       schema: {
+        operationId: 'listAppointments',
         summary: 'List appointments',
         description:
           "The garage's appointments, every status (a sync learns of cancellations), ordered by (updatedAt, id). from/to filter the local date of startsAt; externalRef matches the calling integration's own references.",
@@ -126,6 +129,7 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.requireKey('appointments'),
       config: { etag: true },
       schema: {
+        operationId: 'getAppointment',
         summary: 'Get an appointment',
         description: 'Any appointment of the garage, whichever of its integrations booked it; 404 for any other id.',
         ...access,
@@ -142,6 +146,7 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.requireKey('appointments'),
       schema: {
+        operationId: 'cancelAppointment',
         summary: 'Cancel an appointment',
         description:
           'Frees its place at once. 409 APPOINTMENT_NOT_CHANGEABLE once it is cancelled, completed, a no-show, or has started. Send an Idempotency-Key to make retries safe.',
@@ -169,6 +174,7 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.requireKey('appointments'),
       schema: {
+        operationId: 'rescheduleAppointment',
         summary: 'Reschedule an appointment',
         description:
           'Moves it under every booking rule (400, 409 DATES_UNAVAILABLE, 409 SLOT_FULL), its own current place excepted; atomic: on any error it keeps its old time. 409 APPOINTMENT_NOT_CHANGEABLE as for cancel. Send an Idempotency-Key to make retries safe.',

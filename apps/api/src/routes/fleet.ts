@@ -32,6 +32,7 @@ const fleetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.fleetAccess,
       config: { etag: true, listCache: 'vehicles' },
       schema: {
+        operationId: 'listVehicles',
         summary: 'List vehicles for sale',
         description: 'Newest publishedAt first; sold vehicles are never listed. Send x-api-key or garageSlug.',
         ...access,
@@ -63,6 +64,7 @@ const fleetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.fleetAccess,
       config: { etag: true },
       schema: {
+        operationId: 'getVehicle',
         summary: 'Get a vehicle for sale',
         description: 'A sold or unknown vehicle gives 404. Send x-api-key or garageSlug.',
         ...access,

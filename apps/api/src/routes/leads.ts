@@ -11,6 +11,7 @@ const leadRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { rateLimit: RATE_LIMITS.lead },
       schema: {
+        operationId: 'createLead',
         summary: 'Send a lead about a vehicle for sale',
         description:
           'No key: the vehicle identifies the garage. An email or a phone is required, and consent must be true. ' +

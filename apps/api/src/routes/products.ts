@@ -12,6 +12,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.requireKey('catalog'),
       config: { etag: true, listCache: 'products' },
       schema: {
+        operationId: 'listProducts',
         summary: 'List products',
         description:
           'Ordered by (updatedAt, id). Without updatedSince only active products are listed; with it, inactive ones too (active: false), so that a sync learns of removals. Needs a key with syncCatalog.',

@@ -25,6 +25,7 @@ const quoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { etag: true },
       schema: {
+        operationId: 'getQuote',
         summary: 'Get a quote',
         description: 'status is pending, accepted, refused or expired (a pending quote past expiresAt). Unknown token: 404.',
         ...access,
@@ -40,6 +41,7 @@ const quoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { rateLimit: RATE_LIMITS.quoteDecision },
       schema: {
+        operationId: 'acceptQuote',
         summary: 'Accept a quote',
         description: `The body is optional. ${DECISION_RULES}`,
         ...access,
@@ -61,6 +63,7 @@ const quoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { rateLimit: RATE_LIMITS.quoteDecision },
       schema: {
+        operationId: 'refuseQuote',
         summary: 'Refuse a quote',
         description: `The body is optional. ${DECISION_RULES}`,
         ...access,

@@ -12,6 +12,7 @@ const stockRoutes: FastifyPluginAsyncTypebox = async (app) => {
       onRequest: app.requireKey('stock'),
       config: { etag: true, listCache: 'stock' },
       schema: {
+        operationId: 'listStock',
         summary: 'List stock levels',
         description: 'One item per product, ordered by (updatedAt, productId). Needs a key with syncStock.',
         tags: ['catalog'],
