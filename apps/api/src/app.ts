@@ -101,7 +101,12 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Garage public integration API', version: '1.0.0', description: API_DESCRIPTION },
+      info: {
+        title: 'Garage public integration API',
+        version: '1.0.0',
+        description: API_DESCRIPTION,
+        license: { name: 'Proprietary: for the integrations of the garages that use it', identifier: 'LicenseRef-Proprietary' },
+      },
       // Relative: the document is served by the API it describes, wherever that runs.
       servers: [{ url: '/', description: 'This API' }],
       components: {
