@@ -2,26 +2,28 @@
  * Domain errors carry a stable `code` from the contract (CONTRACT.md §2). Transports map the code to their own
  * representation (HTTP status, CLI exit); the domain never knows about either.
  */
-export type ErrorCode =
-  | 'VALIDATION_FAILED'
-  | 'INVALID_REFERENCE'
-  | 'UNAUTHORIZED'
-  | 'NOT_FOUND'
-  | 'DUPLICATE'
-  | 'SLOT_FULL'
-  | 'DATES_UNAVAILABLE'
-  | 'QUOTE_ALREADY_PROCESSED'
-  | 'QUOTE_EXPIRED'
-  | 'IDEMPOTENCY_IN_PROGRESS'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'APPOINTMENT_NOT_CHANGEABLE'
-  | 'METHOD_NOT_ALLOWED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'RATE_LIMITED'
-  | 'HEADERS_TOO_LARGE'
-  | 'INTERNAL'
-  | 'UNAVAILABLE';
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'INVALID_REFERENCE',
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'DUPLICATE',
+  'SLOT_FULL',
+  'DATES_UNAVAILABLE',
+  'QUOTE_ALREADY_PROCESSED',
+  'QUOTE_EXPIRED',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'IDEMPOTENCY_KEY_REUSED',
+  'APPOINTMENT_NOT_CHANGEABLE',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'HEADERS_TOO_LARGE',
+  'INTERNAL',
+  'UNAVAILABLE',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorDetail {
   path: string;

@@ -1,8 +1,10 @@
 import { Type, type TSchema } from 'typebox';
 
+const DEFAULT_PAGE_LIMIT = 100;
+
 /** Query parameters shared by every list (CONTRACT.md §4.2). */
 export const listQueryFields = {
-  limit: Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'Page size, 1 to 500' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: DEFAULT_PAGE_LIMIT, description: 'Page size, 1 to 500' })),
   cursor: Type.Optional(
     Type.String({ minLength: 1, maxLength: 512, description: 'Opaque: the `nextCursor` of the previous page, with the same filters' }),
   ),
@@ -35,8 +37,9 @@ export const Page = <T extends TSchema>(item: T) =>
   );
 
 /** What every list hands to its use-case, whatever the resource. */
-export const pageRequest = (q: { limit: number; cursor?: string; updatedSince?: string }) => ({
-  limit: q.limit,
+export const pageRequest = (q: { limit?: number; cursor?: string; updatedSince?: string }) => ({
+  // The validator has applied the default already; the type cannot know it.
+  limit: q.limit ?? DEFAULT_PAGE_LIMIT,
   cursor: q.cursor ?? null,
   updatedSince: q.updatedSince === undefined ? null : new Date(q.updatedSince),
 });

@@ -1,6 +1,7 @@
 /** What every feature shares: errors, time, transactions, paging, ids and secrets at rest. */
 export {
   DomainError,
+  ERROR_CODES,
   AppointmentNotChangeableError,
   DuplicateError,
   IdempotencyInProgressError,
