@@ -25,15 +25,15 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
     '/api/public/stock',
   ]);
   const accept = doc.paths['/api/public/quotes/{token}/accept'].post;
-  t.same(Object.keys(accept.responses).sort(), ['200', '400', '404', '409', '413', '415', '422', '429', '500', '503']);
+  t.same(Object.keys(accept.responses).sort(), ['200', '400', '404', '405', '409', '413', '415', '422', '429', '500', '503']);
   t.same(accept.security, [], 'no key');
-  t.same(Object.keys(doc.paths['/api/public/fleet/lead'].post.responses).sort(), ['201', '400', '404', '409', '413', '415', '422', '429', '500', '503']);
+  t.same(Object.keys(doc.paths['/api/public/fleet/lead'].post.responses).sort(), ['201', '400', '404', '405', '409', '413', '415', '422', '429', '500', '503']);
   t.same(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
 
   const products = doc.paths['/api/public/products'].get;
   const params = products.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort();
   t.same(params, ['query:apiKey', 'query:cursor', 'query:limit', 'query:sku', 'query:updatedSince']);
-  t.same(Object.keys(products.responses).sort(), ['200', '304', '400', '401', '500', '503']);
+  t.same(Object.keys(products.responses).sort(), ['200', '304', '400', '401', '405', '500', '503']);
   const product = products.responses['200'].content['application/json'].schema.properties.data.items;
   t.same(Object.keys(product.properties).sort(), [
     'active', 'brand', 'category', 'currency', 'description', 'id', 'name', 'priceCents', 'sku', 'unit', 'updatedAt', 'vatRate',
@@ -89,4 +89,22 @@ t.test('every operation has a unique operationId, a summary and a tag; the docum
   t.ok(operations.length >= 14);
   t.ok(operations.every((op) => op.operationId && op.summary && op.tags?.length), 'operationId, summary and tag on each');
   t.equal(new Set(operations.map((op) => op.operationId)).size, operations.length, 'operationIds are unique');
+});
+
+t.test('the document declares the response headers, 405 on every operation, and the bodies that may be omitted', async (t) => {
+  const { app } = await build(t);
+  type Response = { headers?: Record<string, unknown> };
+  const doc = (await app.inject({ method: 'GET', url: '/api/public/openapi.json' })).json<{
+    paths: Record<string, Record<string, { operationId: string; requestBody?: { required?: boolean }; responses: Record<string, Response> }>>;
+  }>();
+  const operations = Object.values(doc.paths).flatMap((item) => Object.values(item));
+  for (const op of operations) {
+    t.ok(op.responses['405'], `${op.operationId}: 405`);
+    t.ok(Object.values(op.responses).every((r) => r.headers?.['x-request-id']), `${op.operationId}: x-request-id on every response`);
+    if (op.responses['304']) t.ok(op.responses['200']?.headers?.etag, `${op.operationId}: ETag on 200`);
+    if (op.responses['429']) t.ok(op.responses['429'].headers?.['retry-after'], `${op.operationId}: Retry-After on 429`);
+  }
+  const body = (id: string) => operations.find((op) => op.operationId === id)?.requestBody;
+  for (const id of ['acceptQuote', 'refuseQuote', 'cancelAppointment']) t.equal(body(id)?.required, false, `${id}: the body may be omitted`);
+  t.equal(body('createAppointment')?.required, true);
 });
