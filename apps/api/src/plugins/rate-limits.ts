@@ -2,7 +2,6 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { DomainError } from '@garage/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Redis } from '@garage/redis';
 
 /**
  * The per-IP limits of CONTRACT.md §4.5, for `config.rateLimit` of the routes they guard. The plugin keys a route's
@@ -57,8 +56,8 @@ export default fp(
     await app.register(rateLimit, {
       global: false,
       enableDraftSpec: true,
-      // A cluster client answers the plugin's commands like one Redis; its types just do not say so.
-      redis: (app.redis ?? undefined) as Redis | undefined,
+      // One Redis or a Redis Cluster: the plugin's commands are single-key scripts, which a cluster client routes.
+      redis: app.redis ?? undefined,
       nameSpace: RATE_LIMIT_NAMESPACE,
       // The client IP in braces is a Redis Cluster hash tag: every counter of one client lives on one shard.
       keyGenerator: (request) => `{${request.ip}}`,
