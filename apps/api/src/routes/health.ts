@@ -29,6 +29,10 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.header('cache-control', 'no-store');
     return payload;
   });
+  // A first report before the first request, so that liveness answers at once from the start.
+  app.addHook('onReady', async () => {
+    await app.readiness.report(READINESS_TIMEOUT_MS);
+  });
 
   app.get('/health/live', { schema: { hide: true, response: { 200: Health } } }, async () => {
     const report = app.readiness.lastReport() ?? (await app.readiness.report(READINESS_TIMEOUT_MS));
