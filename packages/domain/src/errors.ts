@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_IN_PROGRESS',
   'IDEMPOTENCY_KEY_REUSED',
   'APPOINTMENT_NOT_CHANGEABLE',
+  'WEBHOOK_NOT_CONFIGURED',
   'METHOD_NOT_ALLOWED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
@@ -116,6 +117,12 @@ export class IdempotencyKeyReusedError extends DomainError {
 export class AppointmentNotChangeableError extends DomainError {
   constructor(message = 'The appointment can no longer be changed: it is cancelled, completed, a no-show, or has started') {
     super('APPOINTMENT_NOT_CHANGEABLE', message);
+  }
+}
+
+export class WebhookNotConfiguredError extends DomainError {
+  constructor(message = 'This integration has no webhook URL; an operator sets one with `integration update --webhook-url`') {
+    super('WEBHOOK_NOT_CONFIGURED', message);
   }
 }
 

@@ -45,6 +45,15 @@ export interface IntegrationsTable {
   webhook_secret_nonce: string;
   webhook_secret_ciphertext: string;
   webhook_secret_tag: string;
+  /** The key replaced by the last rotation, accepted until `previous_key_expires_at` (migration 0005). */
+  previous_api_key_hash: Generated<string | null>;
+  previous_key_expires_at: Generated<Date | null>;
+  /** The secret replaced by the last rotation, signing beside the new one until `previous_secret_expires_at`. */
+  previous_webhook_secret_key_id: Generated<string | null>;
+  previous_webhook_secret_nonce: Generated<string | null>;
+  previous_webhook_secret_ciphertext: Generated<string | null>;
+  previous_webhook_secret_tag: Generated<string | null>;
+  previous_secret_expires_at: Generated<Date | null>;
   revoked_at: Date | null;
   last_used_at: Date | null;
   key_rotated_at: Date | null;

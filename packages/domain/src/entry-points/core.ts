@@ -16,6 +16,7 @@ export {
   UnauthorizedError,
   UNAUTHORIZED_MESSAGE,
   UnavailableError,
+  WebhookNotConfiguredError,
   ValidationError,
   type ErrorCode,
   type ErrorDetail,

@@ -1,6 +1,6 @@
 /** Integrations: API keys, sync toggles, authentication, and the operator's management of them. */
 export type { EncryptedSecret, Integration, Principal, SyncToggle, SyncToggles } from '../entities/integration.js';
-export type { IntegrationRepository, NewIntegration } from '../ports/integration-repository.port.js';
+export type { IntegrationChanges, IntegrationRepository, NewIntegration, WebhookSecrets } from '../ports/integration-repository.port.js';
 export { generateApiKey, generateToken, generateWebhookSecret, isWellFormedApiKey, sha256Hex } from '../services/api-key.js';
 export { cacheKeyLookup, type KeyCacheOptions, type KeyLookup } from '../services/key-cache.js';
 export { makeAuthenticate, type Authenticate } from '../use-cases/authenticate.js';
@@ -9,6 +9,10 @@ export {
   makeListIntegrations,
   makeRevokeIntegration,
   makeRotateKey,
+  makeRotateWebhookSecret,
+  makeUpdateIntegration,
+  MAX_OVERLAP_HOURS,
+  type UpdateIntegrationCommand,
   type CreatedIntegration,
   type CreateIntegrationCommand,
 } from '../use-cases/manage-integrations.js';

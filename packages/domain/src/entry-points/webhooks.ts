@@ -1,6 +1,7 @@
 /** Webhooks: the transactional outbox, signed deliveries with retries, and the operator's view of them. */
 export { audienceOf, WEBHOOK_EVENT_TYPES, type Outbox, type OutboxEvent, type WebhookEventType } from '../ports/outbox.port.js';
-export { signWebhook } from '../webhooks/signature.js';
+export { signWebhook, signWithEach } from '../webhooks/signature.js';
+export { signedWebhookRequest, WEBHOOK_TIMEOUT_MS } from '../webhooks/signed-request.js';
 export { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, retryDelay, type RetrySchedule } from '../webhooks/retry-schedule.js';
 export { webhookBody, type WebhookEvent } from '../webhooks/webhook-event.js';
 export type { WebhookRequest, WebhookResponse, WebhookSender } from '../webhooks/webhook-sender.port.js';
@@ -17,7 +18,6 @@ export {
   DELIVERY_LEASE_MS,
   makeDeliverDueWebhooks,
   outcomeOf,
-  WEBHOOK_TIMEOUT_MS,
   type DeliverDueWebhooksDeps,
   type DeliveryReport,
 } from '../webhooks/deliver-due-webhooks.js';
@@ -25,3 +25,14 @@ export { makeReplayWebhook, type ReplayedWebhook } from '../webhooks/replay-webh
 export { MAX_DELIVERY_LIST, makeListWebhookDeliveries } from '../webhooks/list-webhook-deliveries.js';
 export type { StoredWebhookSecret, WebhookSecretStore } from '../webhooks/webhook-secret-store.port.js';
 export { makeReencryptWebhookSecrets } from '../webhooks/reencrypt-webhook-secrets.js';
+export type { DeliveryListQuery, DeliverySummary, EventListQuery, WebhookFeed } from '../webhooks/webhook-feed.port.js';
+export {
+  makeListIntegrationDeliveries,
+  makeListIntegrationEvents,
+  makeRetryDelivery,
+  makeTestWebhook,
+  WEBHOOK_TEST_EVENT_TYPE,
+  type IntegrationDeliveriesQuery,
+  type IntegrationEventsQuery,
+  type WebhookTestResult,
+} from '../webhooks/webhook-self-service.js';

@@ -13,6 +13,8 @@ import {
   makeListIntegrations,
   makeRevokeIntegration,
   makeRotateKey,
+  makeRotateWebhookSecret,
+  makeUpdateIntegration,
 } from './manage-integrations.js';
 import { makeSeedDemo } from './seed-demo.js';
 import { makeListGarageAppointments } from '../booking/list-appointments.js';
@@ -43,6 +45,8 @@ export const makeAdminUseCases = ({ repos, uow, secretBox, clock, deliveries }: 
     listIntegrations: makeListIntegrations({ garages, integrations }),
     revokeIntegration: makeRevokeIntegration({ integrations, clock }),
     rotateKey: makeRotateKey({ integrations, clock }),
+    rotateWebhookSecret: makeRotateWebhookSecret({ integrations, secretBox, clock }),
+    updateIntegration: makeUpdateIntegration({ integrations }),
     importProducts,
     importStock,
     importVehicles,

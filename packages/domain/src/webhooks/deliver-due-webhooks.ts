@@ -2,12 +2,8 @@ import type { Clock } from '../ports/clock.port.js';
 import type { SecretBox } from '../services/secret-box.js';
 import type { ClaimedDelivery, DeliveryAttempt, DeliveryOutcome, DeliveryQueue } from './delivery-queue.port.js';
 import { retryDelay, type RetrySchedule } from './retry-schedule.js';
-import { signWebhook } from './signature.js';
-import { webhookBody } from './webhook-event.js';
+import { signedWebhookRequest, WEBHOOK_TIMEOUT_MS } from './signed-request.js';
 import type { WebhookResponse, WebhookSender } from './webhook-sender.port.js';
-
-/** CONTRACT.md §5: a receiver that has not answered within 10 s has failed this attempt. */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
  * How long a claim is exclusive. Longer than the HTTP timeout, so that a live worker records its outcome before the
@@ -74,20 +70,8 @@ export const makeDeliverDueWebhooks = ({
     const attemptedAt = clock.now();
     let response: WebhookResponse;
     try {
-      const body = webhookBody(delivery.event);
-      const timestamp = Math.floor(attemptedAt.getTime() / 1000);
-      const signature = signWebhook(secrets.decrypt(delivery.secret), delivery.event.id, timestamp, body);
-      response = await sender.send({
-        url: delivery.url,
-        body,
-        timeoutMs: WEBHOOK_TIMEOUT_MS,
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': delivery.event.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signature,
-        },
-      });
+      const plaintexts = [delivery.secret, ...(delivery.previousSecret ? [delivery.previousSecret] : [])].map(secrets.decrypt);
+      response = await sender.send(signedWebhookRequest(delivery.event, delivery.url, plaintexts, attemptedAt));
     } catch (err) {
       // A secret that no configured key decrypts, or a sender bug: recorded like any failed attempt, so that it
       // shows in the delivery log and is retried once an operator fixes the keys.

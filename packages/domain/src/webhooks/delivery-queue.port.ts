@@ -1,7 +1,8 @@
 import type { EncryptedSecret } from '../entities/integration.js';
 import type { WebhookEvent } from './webhook-event.js';
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'gone'] as const;
+/** `cancelled`: the integration was revoked or lost its webhook URL before the delivery ended (CONTRACT.md §5). */
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'gone', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** A delivery this worker holds a lease on: nobody else sends it until the lease ends. */
@@ -16,6 +17,8 @@ export interface ClaimedDelivery {
   leaseUntil: Date;
   event: WebhookEvent;
   secret: EncryptedSecret;
+  /** The secret replaced by a rotation whose overlap has not ended yet: deliveries carry both signatures. */
+  previousSecret: EncryptedSecret | null;
 }
 
 export interface DeliveryAttempt {
@@ -72,6 +75,12 @@ export interface DeliveryQueue {
    * many deliveries were re-enqueued.
    */
   replayEvent(eventId: string, now: Date): Promise<number | null>;
+  /**
+   * Queues one more attempt of the integration's delivery now, whatever its status, to the integration's current
+   * webhook URL, keeping its attempt count (a failed delivery gets exactly one more try). `not_found` when the
+   * delivery is not the integration's; `no_url` when the integration has no webhook URL.
+   */
+  retryDelivery(integrationId: string, deliveryId: string, now: Date): Promise<'queued' | 'not_found' | 'no_url'>;
   /** The integration's deliveries, newest first, with their attempts. */
   listByIntegration(integrationId: string, limit: number): Promise<DeliveryView[]>;
 }

@@ -12,3 +12,10 @@ export const signWebhook = (secret: string, id: string, timestampSeconds: number
   const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
   return `v1,${mac}`;
 };
+
+/**
+ * The `webhook-signature` header for one or more secrets: during a secret rotation's overlap every delivery carries
+ * the new secret's signature then the old one's, space-separated, and a receiver holding either secret verifies it.
+ */
+export const signWithEach = (secrets: readonly string[], id: string, timestampSeconds: number, body: string): string =>
+  secrets.map((secret) => signWebhook(secret, id, timestampSeconds, body)).join(' ');

@@ -13,5 +13,5 @@ export interface WebhookEvent {
  * The request body (CONTRACT.md §5). Built from the stored event alone, so every retry sends the same bytes and the
  * signature a receiver checked once stays valid for a duplicate.
  */
-export const webhookBody = (event: WebhookEvent): string =>
+export const webhookBody = (event: Pick<WebhookEvent, 'occurredAt' | 'data'> & { type: string }): string =>
   JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });

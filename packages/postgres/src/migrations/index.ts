@@ -4,6 +4,7 @@ import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-booking-and-idempotency.js';
 import * as m0003 from './0003-list-versions.js';
 import * as m0004 from './0004-appointment-lifecycle.js';
+import * as m0005 from './0005-webhook-self-service.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package carries them. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002-booking-and-idempotency': m0002,
   '0003-list-versions': m0003,
   '0004-appointment-lifecycle': m0004,
+  '0005-webhook-self-service': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,6 @@
-import type { Integration, IntegrationRepository, SyncToggle } from '@garage/domain';
+import type { EncryptedSecret, Integration, IntegrationRepository, SyncToggle } from '@garage/domain';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
+import { sql } from 'kysely';
 import type { IntegrationRow, Executor } from '../schema.js';
 
 /** The columns an `Integration` is made of: the key hash and the secret's ciphertext never leave this file. */
@@ -25,6 +26,20 @@ const toIntegration = (row: Pick<IntegrationRow, (typeof COLUMNS)[number]>): Int
   createdAt: row.created_at,
 });
 
+const secretColumns = (secret: EncryptedSecret) => ({
+  webhook_secret_key_id: secret.keyId,
+  webhook_secret_nonce: secret.nonce,
+  webhook_secret_ciphertext: secret.ciphertext,
+  webhook_secret_tag: secret.tag,
+});
+
+/** The stored pieces of a secret, or null when a column is empty (no previous secret). */
+const secretOf = (keyId: string | null, nonce: string | null, ciphertext: string | null, tag: string | null): EncryptedSecret | null =>
+  keyId !== null && nonce !== null && ciphertext !== null && tag !== null ? { keyId, nonce, ciphertext, tag } : null;
+
+/** The previous key or secret counts while its expiry is ahead of the database's clock, the one all instances share. */
+const dbNow = sql<Date>`now()`;
+
 export const makeIntegrationRepository = (db: Executor): IntegrationRepository => {
   const select = () => db.selectFrom('integrations').select(COLUMNS);
 
@@ -41,10 +56,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
           sync_catalog: input.sync.catalog,
           sync_stock: input.sync.stock,
           webhook_url: input.webhookUrl,
-          webhook_secret_key_id: input.webhookSecret.keyId,
-          webhook_secret_nonce: input.webhookSecret.nonce,
-          webhook_secret_ciphertext: input.webhookSecret.ciphertext,
-          webhook_secret_tag: input.webhookSecret.tag,
+          ...secretColumns(input.webhookSecret),
         })
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
@@ -59,7 +71,12 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
 
     async findActiveByKeyHash(apiKeyHash) {
       const row = await select()
-        .where('api_key_hash', '=', apiKeyHash)
+        .where((eb) =>
+          eb.or([
+            eb('api_key_hash', '=', apiKeyHash),
+            eb.and([eb('previous_api_key_hash', '=', apiKeyHash), eb('previous_key_expires_at', '>', dbNow)]),
+          ]),
+        )
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       return row ? toIntegration(row) : null;
@@ -73,7 +90,16 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
 
     async revoke(id, at) {
       if (!isUuid(id)) return null;
+      // One statement: the revocation and the end of its pending deliveries commit together.
       const row = await db
+        .with('cancelled', (qb) =>
+          qb
+            .updateTable('webhook_deliveries')
+            .set({ status: 'cancelled', locked_until: null, updated_at: at })
+            .where('integration_id', '=', id)
+            .where('status', '=', 'pending')
+            .returning('id'),
+        )
         .updateTable('integrations')
         .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))
         .where('id', '=', id)
@@ -82,16 +108,93 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
       return row ? toIntegration(row) : null;
     },
 
-    async rotateKey(id, apiKeyHash, at) {
+    async update(id, changes) {
       if (!isUuid(id)) return null;
-      const row = await db
+      const { webhookUrl } = changes;
+      const updateIntegration = db
         .updateTable('integrations')
-        .set({ api_key_hash: apiKeyHash, key_rotated_at: at })
+        .set({
+          ...(changes.name === undefined ? {} : { name: changes.name }),
+          ...(changes.sync === undefined
+            ? {}
+            : { sync_appointments: changes.sync.appointments, sync_catalog: changes.sync.catalog, sync_stock: changes.sync.stock }),
+          ...(webhookUrl === undefined ? {} : { webhook_url: webhookUrl }),
+        })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .returning(COLUMNS);
+      if (webhookUrl === undefined) {
+        if (changes.name === undefined && changes.sync === undefined) {
+          const row = await select().where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+          return row ? toIntegration(row) : null;
+        }
+        const row = await updateIntegration.executeTakeFirst();
+        return row ? toIntegration(row) : null;
+      }
+      // One statement: a new URL takes the pending deliveries with it (the old endpoint may be gone for good), and no
+      // URL cancels them (CONTRACT.md §5), committed with the change itself.
+      const row = await db
+        .with('moved', (w) =>
+          w
+            .updateTable('webhook_deliveries')
+            .set(webhookUrl === null ? { status: 'cancelled', locked_until: null, updated_at: dbNow } : { url: webhookUrl, updated_at: dbNow })
+            .where('integration_id', '=', id)
+            .where('status', '=', 'pending')
+            .where(sql<boolean>`exists (select 1 from integrations where id = ${id} and revoked_at is null)`)
+            .returning('id'),
+        )
+        .updateTable('integrations')
+        .set({
+          ...(changes.name === undefined ? {} : { name: changes.name }),
+          ...(changes.sync === undefined
+            ? {}
+            : { sync_appointments: changes.sync.appointments, sync_catalog: changes.sync.catalog, sync_stock: changes.sync.stock }),
+          webhook_url: webhookUrl,
+        })
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .returning(COLUMNS)
         .executeTakeFirst();
       return row ? toIntegration(row) : null;
+    },
+
+    async rotateKey(id, apiKeyHash, at, overlapMs) {
+      if (!isUuid(id)) return null;
+      const previousKeyExpiresAt = new Date(at.getTime() + overlapMs);
+      const row = await db
+        .updateTable('integrations')
+        .set((eb) => ({
+          api_key_hash: apiKeyHash,
+          key_rotated_at: at,
+          previous_api_key_hash: overlapMs > 0 ? eb.ref('api_key_hash') : null,
+          previous_key_expires_at: overlapMs > 0 ? previousKeyExpiresAt : null,
+        }))
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      return row ? { integration: toIntegration(row), previousKeyExpiresAt } : null;
+    },
+
+    async rotateWebhookSecret(id, secret, at, overlapMs) {
+      if (!isUuid(id)) return null;
+      const previousSecretExpiresAt = new Date(at.getTime() + overlapMs);
+      const keep = overlapMs > 0;
+      const row = await db
+        .updateTable('integrations')
+        .set((eb) => ({
+          ...secretColumns(secret),
+          previous_webhook_secret_key_id: keep ? eb.ref('webhook_secret_key_id') : null,
+          previous_webhook_secret_nonce: keep ? eb.ref('webhook_secret_nonce') : null,
+          previous_webhook_secret_ciphertext: keep ? eb.ref('webhook_secret_ciphertext') : null,
+          previous_webhook_secret_tag: keep ? eb.ref('webhook_secret_tag') : null,
+          previous_secret_expires_at: keep ? previousSecretExpiresAt : null,
+        }))
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .returning(COLUMNS)
+        .executeTakeFirst();
+      return row ? { integration: toIntegration(row), previousSecretExpiresAt } : null;
     },
 
     async touchLastUsed(id, at) {
@@ -119,6 +222,37 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
             tag: row.webhook_secret_tag,
           }
         : null;
+    },
+
+    async getWebhookSecrets(id) {
+      if (!isUuid(id)) return null;
+      const row = await db
+        .selectFrom('integrations')
+        .select([
+          'webhook_secret_key_id',
+          'webhook_secret_nonce',
+          'webhook_secret_ciphertext',
+          'webhook_secret_tag',
+          'previous_webhook_secret_key_id',
+          'previous_webhook_secret_nonce',
+          'previous_webhook_secret_ciphertext',
+          'previous_webhook_secret_tag',
+          sql<boolean>`coalesce(previous_secret_expires_at > now(), false)`.as('previous_valid'),
+        ])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row) return null;
+      return {
+        current: secretOf(row.webhook_secret_key_id, row.webhook_secret_nonce, row.webhook_secret_ciphertext, row.webhook_secret_tag)!,
+        previous: row.previous_valid
+          ? secretOf(
+              row.previous_webhook_secret_key_id,
+              row.previous_webhook_secret_nonce,
+              row.previous_webhook_secret_ciphertext,
+              row.previous_webhook_secret_tag,
+            )
+          : null,
+      };
     },
 
     async listWebhookTargets(garageId, requireToggle) {

@@ -10,6 +10,7 @@ import {
 import { sql, type Kysely } from 'kysely';
 import { withErrorMapping } from '../errors.js';
 import { nowMs } from '../repositories/clocks.js';
+import { notifyOutbox } from './outbox-channel.js';
 import type { Database } from '../schema.js';
 
 const asEventType = (value: string): WebhookEventType => {
@@ -70,6 +71,11 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
           'i.webhook_secret_nonce',
           'i.webhook_secret_ciphertext',
           'i.webhook_secret_tag',
+          'i.previous_webhook_secret_key_id',
+          'i.previous_webhook_secret_nonce',
+          'i.previous_webhook_secret_ciphertext',
+          'i.previous_webhook_secret_tag',
+          sql<boolean>`coalesce(i.previous_secret_expires_at > now(), false)`.as('previous_valid'),
         ])
         .execute();
       return rows
@@ -88,6 +94,19 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
               ciphertext: row.webhook_secret_ciphertext,
               tag: row.webhook_secret_tag,
             },
+            previousSecret:
+              row.previous_valid &&
+              row.previous_webhook_secret_key_id !== null &&
+              row.previous_webhook_secret_nonce !== null &&
+              row.previous_webhook_secret_ciphertext !== null &&
+              row.previous_webhook_secret_tag !== null
+                ? {
+                    keyId: row.previous_webhook_secret_key_id,
+                    nonce: row.previous_webhook_secret_nonce,
+                    ciphertext: row.previous_webhook_secret_ciphertext,
+                    tag: row.previous_webhook_secret_tag,
+                  }
+                : null,
           }),
         );
     },
@@ -148,6 +167,31 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
           .where('i.revoked_at', 'is', null)
           .executeTakeFirst();
         return Number(result.numUpdatedRows);
+      });
+    },
+
+    async retryDelivery(integrationId, deliveryId, now) {
+      if (!isUuid(integrationId) || !isUuid(deliveryId)) return 'not_found';
+      return db.transaction().execute(async (trx) => {
+        const found = await trx
+          .selectFrom('webhook_deliveries as d')
+          .innerJoin('integrations as i', 'i.id', 'd.integration_id')
+          .select('i.webhook_url')
+          .where('d.id', '=', deliveryId)
+          .where('d.integration_id', '=', integrationId)
+          .forUpdate('d')
+          .executeTakeFirst();
+        if (!found) return 'not_found';
+        if (found.webhook_url === null) return 'no_url';
+        // The attempt count stays: a delivery that had failed gets exactly one more try. A delivery being sent right
+        // now keeps its lease; this attempt follows it.
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'pending', url: found.webhook_url, next_attempt_at: now, updated_at: nowMs })
+          .where('id', '=', deliveryId)
+          .execute();
+        await notifyOutbox(trx);
+        return 'queued';
       });
     },
 

@@ -2,6 +2,7 @@ import { audienceOf, type Outbox } from '@garage/domain';
 import { sql } from 'kysely';
 import { withErrorMapping } from '../errors.js';
 import type { Executor } from '../schema.js';
+import { OUTBOX_CHANNEL } from './outbox-channel.js';
 
 const TOGGLE_COLUMN = { appointments: 'sync_appointments', catalog: 'sync_catalog', stock: 'sync_stock' } as const;
 
@@ -14,6 +15,8 @@ export const makeOutbox = (db: Executor): Outbox =>
   withErrorMapping({
     async enqueue({ garageId, type, data }) {
       const toggle = audienceOf(type);
+      // One statement: the event, its deliveries, and the wake-up of the deliverers (sent by Postgres at commit,
+      // only when a delivery was written).
       await db
         .with('event', (qb) =>
           qb
@@ -21,17 +24,23 @@ export const makeOutbox = (db: Executor): Outbox =>
             .values({ garage_id: garageId, type, payload: JSON.stringify(data) })
             .returning('id'),
         )
-        .insertInto('webhook_deliveries')
-        .columns(['event_id', 'integration_id', 'url'])
-        .expression((eb) =>
-          eb
-            .selectFrom(['event', 'integrations as i'])
-            .select(['event.id', 'i.id', sql<string>`i.webhook_url`.as('url')])
-            .where('i.garage_id', '=', garageId)
-            .where('i.revoked_at', 'is', null)
-            .where('i.webhook_url', 'is not', null)
-            .$if(toggle !== null, (qb) => qb.where(`i.${TOGGLE_COLUMN[toggle!]}`, '=', true)),
+        .with('delivery', (qb) =>
+          qb
+            .insertInto('webhook_deliveries')
+            .columns(['event_id', 'integration_id', 'url'])
+            .expression((eb) =>
+              eb
+                .selectFrom(['event', 'integrations as i'])
+                .select(['event.id', 'i.id', sql<string>`i.webhook_url`.as('url')])
+                .where('i.garage_id', '=', garageId)
+                .where('i.revoked_at', 'is', null)
+                .where('i.webhook_url', 'is not', null)
+                .$if(toggle !== null, (qb) => qb.where(`i.${TOGGLE_COLUMN[toggle!]}`, '=', true)),
+            )
+            .returning('id'),
         )
+        .selectNoFrom(sql`pg_notify(${OUTBOX_CHANNEL}, '')`.as('notified'))
+        .where(sql<boolean>`exists (select 1 from delivery)`)
         .execute();
     },
   });

@@ -102,6 +102,7 @@ export const makeInMemoryWebhooks = ({
           leaseUntil,
           event: structuredClone(event),
           secret,
+          previousSecret: null,
         });
       }
       return claimed;
@@ -137,6 +138,17 @@ export const makeInMemoryWebhooks = ({
         count += 1;
       }
       return count;
+    },
+
+    async retryDelivery(integrationId, deliveryId, now) {
+      const d = deliveries.find((x) => x.id === deliveryId && x.integrationId === integrationId);
+      if (!d) return 'not_found';
+      const url = (await integrations.findById(integrationId))?.webhookUrl ?? null;
+      if (url === null) return 'no_url';
+      d.status = 'pending';
+      d.url = url;
+      d.nextAttemptAt = now;
+      return 'queued';
     },
 
     async listByIntegration(integrationId, limit) {

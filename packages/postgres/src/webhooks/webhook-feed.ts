@@ -1,0 +1,96 @@
+import { DELIVERY_STATUSES, isUuid, WEBHOOK_EVENT_TYPES, type DeliveryStatus, type WebhookEventType, type WebhookFeed } from '@garage/domain';
+import { sql, type Kysely } from 'kysely';
+import { withErrorMapping } from '../errors.js';
+import type { Database } from '../schema.js';
+
+const asEventType = (value: string): WebhookEventType => {
+  if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(value)) throw new Error(`unknown webhook event type ${value}`);
+  return value as WebhookEventType;
+};
+
+const asStatus = (value: string): DeliveryStatus => {
+  if (!(DELIVERY_STATUSES as readonly string[]).includes(value)) throw new Error(`unknown delivery status ${value}`);
+  return value as DeliveryStatus;
+};
+
+/**
+ * An integration's own view of its webhooks (CONTRACT.md §5.1). Read from the primary: a connector checking the
+ * delivery it just retried, or the event it was just sent, must see it.
+ */
+export const makeWebhookFeed = (db: Kysely<Database>): WebhookFeed =>
+  withErrorMapping({
+    async listDeliveries({ integrationId, limit, after, status, type }) {
+      if (!isUuid(integrationId)) return [];
+      const rows = await db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .leftJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('webhook_attempts as a')
+              .select(['a.attempted_at', 'a.status_code'])
+              .whereRef('a.delivery_id', '=', 'd.id')
+              .orderBy('a.attempted_at', 'desc')
+              .orderBy('a.id', 'desc')
+              .limit(1)
+              .as('last'),
+          (join) => join.onTrue(),
+        )
+        .select([
+          'd.id',
+          'd.event_id',
+          'e.type',
+          'd.status',
+          'd.attempts',
+          'd.next_attempt_at',
+          'd.created_at',
+          'last.attempted_at',
+          'last.status_code',
+        ])
+        .where('d.integration_id', '=', integrationId)
+        .$if(status !== null, (qb) => qb.where('d.status', '=', status!))
+        .$if(type !== null, (qb) => qb.where('e.type', '=', type!))
+        .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('d.created_at', 'd.id'), '<', eb.tuple(after!.sortValue, after!.id))))
+        .orderBy('d.created_at', 'desc')
+        .orderBy('d.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => {
+        const rowStatus = asStatus(row.status);
+        return {
+          id: row.id,
+          eventId: row.event_id,
+          type: asEventType(row.type),
+          status: rowStatus,
+          attemptCount: row.attempts,
+          lastAttemptAt: row.attempted_at ?? null,
+          lastResponseStatus: row.status_code ?? null,
+          nextAttemptAt: rowStatus === 'pending' ? row.next_attempt_at : null,
+          createdAt: row.created_at,
+        };
+      });
+    },
+
+    async listEvents({ integrationId, limit, after, type, since }) {
+      if (!isUuid(integrationId)) return [];
+      const rows = await db
+        .selectFrom('webhook_events as e')
+        .innerJoin('integrations as i', (join) => join.onRef('i.garage_id', '=', 'e.garage_id').on('i.id', '=', integrationId))
+        .select(['e.id', 'e.type', 'e.payload', 'e.created_at'])
+        .whereRef('e.created_at', '>=', 'i.created_at')
+        // Appointment events reach integrations that sync appointments (§5); one it was actually sent stays in its
+        // feed even after the toggle is turned off.
+        .where(
+          sql<boolean>`(e.type not like 'appointment.%' or i.sync_appointments
+            or exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.integration_id = i.id))`,
+        )
+        .$if(type !== null, (qb) => qb.where('e.type', '=', type!))
+        .$if(since !== null, (qb) => qb.where('e.created_at', '>=', since!))
+        .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('e.created_at', 'e.id'), '>', eb.tuple(after!.sortValue, after!.id))))
+        .orderBy('e.created_at')
+        .orderBy('e.id')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({ id: row.id, type: asEventType(row.type), occurredAt: row.created_at, data: row.payload }));
+    },
+  });
