@@ -15,6 +15,7 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
     '/api/public/appointments/{appointmentId}',
     '/api/public/appointments/{appointmentId}/cancel',
     '/api/public/appointments/{appointmentId}/reschedule',
+    '/api/public/events',
     '/api/public/fleet',
     '/api/public/fleet/lead',
     '/api/public/fleet/{vehicleId}',
@@ -23,6 +24,9 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
     '/api/public/quotes/{token}/accept',
     '/api/public/quotes/{token}/refuse',
     '/api/public/stock',
+    '/api/public/webhooks/deliveries',
+    '/api/public/webhooks/deliveries/{deliveryId}/retry',
+    '/api/public/webhooks/test',
   ]);
   const accept = doc.paths['/api/public/quotes/{token}/accept'].post;
   t.same(Object.keys(accept.responses).sort(), ['200', '400', '404', '405', '409', '413', '415', '422', '429', '500', '503']);

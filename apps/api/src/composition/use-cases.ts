@@ -16,12 +16,27 @@ import {
   makeListProducts,
   makeListStock,
   makeListVehicles,
+  makeListIntegrationDeliveries,
+  makeListIntegrationEvents,
+  makeRetryDelivery,
+  makeSecretBox,
+  makeTestWebhook,
   makeResolveFleetGarage,
   makeSubmitLead,
   systemClock,
   type Clock,
 } from '@garage/domain';
-import { makeIdempotencyStore, makeListVersionProbe, makeRepositories, makeUnitOfWork, type DatabaseHandle, type Storage } from '@garage/postgres';
+import {
+  makeDeliveryQueue,
+  makeIdempotencyStore,
+  makeListVersionProbe,
+  makeRepositories,
+  makeUnitOfWork,
+  makeWebhookFeed,
+  type DatabaseHandle,
+  type Storage,
+} from '@garage/postgres';
+import { makeHttpSender } from '@garage/webhook-delivery';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { toHttpError } from '../plugins/error-handler.js';
@@ -78,6 +93,16 @@ const makeApiUseCases = (
     getAppointment: makeGetAppointment({ garages: replica.garages, appointments: replica.appointments }),
     cancelAppointment: makeCancelAppointment({ uow, clock }),
     rescheduleAppointment: makeRescheduleAppointment({ uow, clock }),
+    // Webhook self-service reads the primary: a connector checks the delivery it just retried.
+    testWebhook: makeTestWebhook({
+      integrations: repos.integrations,
+      secrets: makeSecretBox(storage.encryptionKeys),
+      sender: makeHttpSender(),
+      clock,
+    }),
+    listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
+    listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
+    retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), clock }),
     // The error handler's own mapping decides which thrown errors become stored responses.
     runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError }),
   };

@@ -5,8 +5,11 @@ import { makeThrottledAuthentication } from './auth-throttle.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hook: a valid key whose integration has `toggle` on, else 401 (CONTRACT.md §3). */
-    requireKey(toggle: SyncToggle): onRequestAsyncHookHandler;
+    /**
+     * onRequest hook: a valid key whose integration has `toggle` on, else 401 (CONTRACT.md §3); with null, a valid key
+     * whatever its toggles (the webhook self-service of §5.1).
+     */
+    requireKey(toggle: SyncToggle | null): onRequestAsyncHookHandler;
     /** onRequest hook for fleet routes: a key of any integration of the garage, or the public `garageSlug`. */
     fleetAccess: onRequestAsyncHookHandler;
   }
@@ -52,7 +55,7 @@ export default fp(
     app.decorateRequest('garageId', null);
 
     const throttled = makeThrottledAuthentication(app);
-    app.decorate('requireKey', (toggle: SyncToggle): onRequestAsyncHookHandler => async (request, reply) => {
+    app.decorate('requireKey', (toggle: SyncToggle | null): onRequestAsyncHookHandler => async (request, reply) => {
       const principal = await throttled(request, reply, () => app.useCases.authenticate(readApiKey(request, reply), toggle));
       request.principal = principal;
       request.garageId = principal.garageId;

@@ -10,6 +10,17 @@ import fp from 'fastify-plugin';
 export const RATE_LIMITS = {
   lead: { max: 5, timeWindow: 60_000 },
   quoteDecision: { max: 5, timeWindow: 15 * 60_000 },
+  /**
+   * §5.1: 10 webhook tests a minute per integration, whatever the address. Counted once the key is checked
+   * (preHandler), so that the counter is the caller's integration; a request without a valid key never gets there.
+   */
+  webhookTest: {
+    max: 10,
+    timeWindow: 60_000,
+    hook: 'preHandler',
+    // In braces: a Redis Cluster hash tag, as for the per-IP counters.
+    keyGenerator: (request: FastifyRequest) => `webhook-test:{${request.principal?.integrationId ?? request.ip}}`,
+  },
 } as const;
 
 /** Prefix of every counter in Redis, so that the keys of this service are easy to find beside others. */

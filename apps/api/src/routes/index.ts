@@ -8,6 +8,7 @@ import openapiRoutes from './openapi.js';
 import productRoutes from './products.js';
 import quoteRoutes from './quotes.js';
 import stockRoutes from './stock.js';
+import webhookRoutes from './webhooks.js';
 
 /**
  * Every route of the API. Key-authenticated resources are registered under /api/public directly and send no CORS
@@ -18,6 +19,7 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(productRoutes, { prefix: '/api/public' });
   await app.register(stockRoutes, { prefix: '/api/public' });
   await app.register(appointmentRoutes, { prefix: '/api/public' });
+  await app.register(webhookRoutes, { prefix: '/api/public' });
   await app.register(publicScope, { prefix: '/api/public/fleet', routes: [fleetRoutes, leadRoutes] });
   await app.register(publicScope, { prefix: '/api/public/quotes', routes: [quoteRoutes] });
   await app.register(publicScope, { prefix: '/api/public/openapi.json', routes: [openapiRoutes] });
