@@ -12,6 +12,12 @@ export const parseInteger = (value: string): number => {
   return n;
 };
 
+/** A non-negative decimal, such as an overlap in hours (`0.5`). */
+export const parseNumber = (value: string): number => {
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(value)) throw new InvalidArgumentError('must be a number, such as 24 or 0.5');
+  return Number(value);
+};
+
 const parseDecimal = (value: string): number | undefined => (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined);
 
 export const SYNC_TOGGLES: readonly SyncToggle[] = ['appointments', 'catalog', 'stock'];

@@ -97,7 +97,7 @@ t.test('integrations: create, list, rotate-key, revoke; keys and secrets are nev
   t.same(await cliJson(t, ['integration', 'list', '--garage', 'south'], env), []);
 
   const rotated = await cliJson(t, ['integration', 'rotate-key', shop.id], env);
-  t.same(Object.keys(rotated).sort(), ['apiKey', 'id']);
+  t.same(Object.keys(rotated).sort(), ['apiKey', 'id', 'previousKeyExpiresAt']);
   t.equal(rotated.id, shop.id);
   t.match(rotated.apiKey, /^[0-9a-f]{32}$/);
   t.not(rotated.apiKey, shop.apiKey, 'rotate-key issues a new key');

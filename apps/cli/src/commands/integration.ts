@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Integration, SyncToggle } from '@garage/domain';
 import type { CliContext, JsonOption } from '../context.js';
-import { parseSyncList, parseUuid, SYNC_TOGGLES } from '../options.js';
+import { parseNumber, parseSyncList, parseUuid, SYNC_TOGGLES } from '../options.js';
 
 interface CreateOptions extends JsonOption {
   garage: string;
@@ -91,14 +91,57 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
     });
 
   integration
-    .command('rotate-key')
-    .description('replace the API key of an integration; the old key stops working')
+    .command('update')
+    .description('change the name, sync toggles or webhook URL of an integration; what is not given stays')
     .argument('<id>', 'integration id', parseUuid)
-    .option('--json', 'print one JSON document: {"id", "apiKey"}')
-    .action(async (id: string, options: JsonOption) => {
-      const rotated = await ctx.withAdmin((admin) => admin.rotateKey(id));
-      ctx.print(options, { id: rotated.integration.id, apiKey: rotated.apiKey }, () =>
-        [`New API key for integration ${rotated.integration.id}: ${rotated.apiKey}`, SHOWN_ONCE].join('\n'),
+    .option('--name <name>', 'new display name')
+    .option('--sync <toggles>', `the toggles to have on, comma-separated among ${SYNC_TOGGLES.join(', ')} ("" turns all off)`, parseSyncList)
+    .option('--webhook-url <url>', 'new http(s) URL for the webhooks: pending deliveries go there too')
+    .option('--no-webhook-url', 'remove the webhook URL: pending deliveries end as cancelled')
+    .option('--json', 'print one JSON document: {"id", "name", "sync", "webhookUrl"}')
+    .action(async (id: string, options: JsonOption & { name?: string; sync?: SyncToggle[]; webhookUrl?: string | false }) => {
+      const updated = await ctx.withAdmin((admin) =>
+        admin.updateIntegration(id, {
+          ...(options.name === undefined ? {} : { name: options.name }),
+          ...(options.sync === undefined ? {} : { sync: options.sync }),
+          ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl === false ? null : options.webhookUrl }),
+        }),
+      );
+      const shown = listed(updated);
+      ctx.print(options, { id: shown.id, name: shown.name, sync: shown.sync, webhookUrl: shown.webhookUrl }, () =>
+        [`Updated integration ${shown.id}`, describe(shown)].join('\n'),
+      );
+    });
+
+  integration
+    .command('rotate-key')
+    .description('replace the API key of an integration; the old key keeps working for --overlap-hours (default 0: it stops at once)')
+    .argument('<id>', 'integration id', parseUuid)
+    .option('--overlap-hours <hours>', 'how long the old key keeps working, on every instance (0 to 168)', parseNumber, 0)
+    .option('--json', 'print one JSON document: {"id", "apiKey", "previousKeyExpiresAt"}')
+    .action(async (id: string, options: JsonOption & { overlapHours: number }) => {
+      const rotated = await ctx.withAdmin((admin) => admin.rotateKey(id, { overlapHours: options.overlapHours }));
+      const expires = rotated.previousKeyExpiresAt.toISOString();
+      ctx.print(options, { id: rotated.integration.id, apiKey: rotated.apiKey, previousKeyExpiresAt: expires }, () =>
+        [`New API key for integration ${rotated.integration.id}: ${rotated.apiKey}`, `  the old key works until ${expires}`, SHOWN_ONCE].join('\n'),
+      );
+    });
+
+  integration
+    .command('rotate-webhook-secret')
+    .description('replace the webhook secret; until the overlap ends every delivery carries both signatures (v1,<new> v1,<old>)')
+    .argument('<id>', 'integration id', parseUuid)
+    .option('--overlap-hours <hours>', 'how long deliveries are signed with the old secret too (0 to 168)', parseNumber, 24)
+    .option('--json', 'print one JSON document: {"id", "webhookSecret", "previousSecretExpiresAt"}')
+    .action(async (id: string, options: JsonOption & { overlapHours: number }) => {
+      const rotated = await ctx.withAdmin((admin) => admin.rotateWebhookSecret(id, { overlapHours: options.overlapHours }));
+      const expires = rotated.previousSecretExpiresAt.toISOString();
+      ctx.print(options, { id: rotated.integration.id, webhookSecret: rotated.webhookSecret, previousSecretExpiresAt: expires }, () =>
+        [
+          `New webhook secret for integration ${rotated.integration.id}: ${rotated.webhookSecret}`,
+          `  deliveries are signed with the old secret too until ${expires}`,
+          SHOWN_ONCE,
+        ].join('\n'),
       );
     });
 };
