@@ -144,11 +144,11 @@ t.test('GET /metrics', async (t) => {
       payload: JSON.stringify({ vehicleId: hooked.vehicleIds['V-1'], name: 'Paul', phone: '+33612345678', consent: true }),
     });
     t.equal(lead.statusCode, 201);
-    const delivered = await waitFor(async () => valueOf((await scrape(app)).samples, 'webhook_deliveries_total', { outcome: 'succeeded' }) === 1);
+    const delivered = await waitFor(async () => valueOf((await scrape(app)).samples, 'webhook_deliveries_total', { result: 'succeeded' }) === 1);
     t.ok(delivered, 'the retry succeeded');
     const { samples } = await scrape(app);
-    t.equal(valueOf(samples, 'webhook_deliveries_total', { outcome: 'pending' }), 1, 'the failed first attempt, retry scheduled');
-    t.equal(valueOf(samples, 'webhook_deliveries_total', { outcome: 'failed' }), 0);
+    t.equal(valueOf(samples, 'webhook_deliveries_total', { result: 'pending' }), 1, 'the failed first attempt, retry scheduled');
+    t.equal(valueOf(samples, 'webhook_deliveries_total', { result: 'failed' }), 0);
   });
 });
 

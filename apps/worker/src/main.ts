@@ -1,9 +1,9 @@
-import { connectPostgres } from '@garage/postgres';
+import { connectPostgres, makeDeliveryQueue } from '@garage/postgres';
 import { pino } from 'pino';
 import { loadWorkerConfig, type WorkerConfig } from '@garage/config';
 import { startHealthServer, startMetricsServer } from '@garage/observability';
-import { makeWebhookDelivery } from '@garage/webhook-delivery';
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { makeWebhookDelivery, registerWebhookMetrics } from '@garage/webhook-delivery';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The dedicated webhook worker: delivers what the API processes wrote to the outbox. Run as many as needed; they
@@ -22,18 +22,14 @@ const logger = pino({ level: config.logLevel, base: { service: 'garage-worker', 
 const database = connectPostgres({ connectionString: config.databaseUrl, max: 4, applicationName: 'garage-worker' });
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });
-const deliveries = new Counter({
-  name: 'webhook_deliveries_total',
-  help: 'Webhook delivery attempts made by this process, by outcome (succeeded, pending, failed, gone, superseded).',
-  labelNames: ['outcome'] as const,
-  registers: [registry],
-});
+const webhookMetrics = registerWebhookMetrics(registry, { backlog: () => makeDeliveryQueue(database.db).backlog() });
 const loop = makeWebhookDelivery({
   db: database.db,
+  listen: database.listen,
   encryptionKeys: config.encryptionKeys,
   schedule: config.schedule,
   logger,
-  onDelivery: (report) => deliveries.inc({ outcome: report.recorded ? report.outcome.status : 'superseded' }),
+  onDelivery: webhookMetrics.record,
 }).start();
 
 let stopping = false;

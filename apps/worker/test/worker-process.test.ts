@@ -121,11 +121,11 @@ t.test('the worker serves /health/live, /health/ready and /metrics on its own li
   t.equal((await fetch(`http://${health}/health/live`)).status, 200);
   await receiver.waitFor(1);
   let text = '';
-  for (let i = 0; i < 50 && !/webhook_deliveries_total\{outcome="succeeded"\} 1/.test(text); i += 1) {
+  for (let i = 0; i < 50 && !/webhook_deliveries_total\{result="succeeded"\} 1/.test(text); i += 1) {
     text = await (await fetch(`http://${metrics}/metrics`)).text();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  t.match(text, /webhook_deliveries_total\{outcome="succeeded"\} 1/, 'the delivery is counted');
+  t.match(text, /webhook_deliveries_total\{result="succeeded"\} 1/, 'the delivery is counted');
   worker.kill('SIGTERM');
   t.equal((await exitOf(worker)).code, 0);
 });

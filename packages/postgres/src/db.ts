@@ -23,8 +23,61 @@ export interface DatabaseHandle {
   /** Cheap liveness probe for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Calls `onNotify` on every NOTIFY of `channel`, on a connection of its own that is opened again after a loss (and
+   * then calls `onNotify` once, since notifications sent meanwhile are lost). Resolves to the function that stops it.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   pool?: pg.Pool;
 }
+
+const RELISTEN_DELAY_MS = 1_000;
+
+/** LISTEN on a dedicated pg client: a pooled connection would drop the subscription when released. */
+const listenOn = async (config: pg.ClientConfig, channel: string, onNotify: () => void): Promise<() => Promise<void>> => {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client(config);
+    let listening = false;
+    // A connection lost after it listened: open another. One that fails before is retried by `reconnect`.
+    const lost = () => {
+      if (client !== next || !listening) return;
+      client = null;
+      next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void reconnect(), RELISTEN_DELAY_MS);
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    client = next;
+    await next.connect();
+    await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+    listening = true;
+  };
+  const reconnect = async (first = false) => {
+    try {
+      await connect();
+      if (!first) onNotify();
+    } catch {
+      client?.end().catch(() => {});
+      client = null;
+      if (!stopped) retry = setTimeout(() => void reconnect(), RELISTEN_DELAY_MS);
+    }
+  };
+  // Postgres down at start is no error here: the listener keeps trying, and the caller's poll covers the meantime.
+  await reconnect(true);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const current = client;
+    client = null;
+    await current?.end().catch(() => {});
+  };
+};
 
 export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
   const pool = new pg.Pool({
@@ -49,6 +102,12 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
     ping: async () => {
       await pool.query('select 1');
     },
+    listen: (channel, onNotify) =>
+      listenOn(
+        { connectionString: options.connectionString, connectionTimeoutMillis: options.connectionTimeoutMillis ?? 2000, application_name: `${options.applicationName ?? 'garage-api'}-listen` },
+        channel,
+        onNotify,
+      ),
     // Kysely ends the pool only if it ever ran a query; connections opened by `ping` alone must be closed too.
     close: async () => {
       await db.destroy();
@@ -69,6 +128,12 @@ export const connectPglite = async (dataDir: string | undefined): Promise<Databa
     kind: 'pglite',
     ping: async () => {
       await pglite.query('select 1');
+    },
+    listen: async (channel, onNotify) => {
+      const unsubscribe = await pglite.listen(channel, () => onNotify());
+      return async () => {
+        if (!pglite.closed) await unsubscribe();
+      };
     },
     // Kysely closes PGlite only if it ever ran a query; an instance that was opened and never used must still be
     // closed, or it keeps the process alive and leaves its data directory unflushed.

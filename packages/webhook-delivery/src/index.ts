@@ -1,4 +1,5 @@
 export type { DeliveryLogger } from './logger.js';
 export { makeHttpSender } from './http-sender.js';
-export { startDeliveryLoop, type DeliveryLoop, type DeliveryLoopOptions } from './delivery-loop.js';
+export { startDeliveryEngine, type DeliveryEngine, type DeliveryEngineOptions } from './delivery-engine.js';
+export { registerWebhookMetrics, type WebhookMetrics } from './metrics.js';
 export { makeWebhookDelivery, type WebhookDelivery, type WebhookDeliveryOptions } from './webhook-delivery.js';

@@ -1,4 +1,5 @@
 import {
+  makeAttemptDelivery,
   makeDeliverDueWebhooks,
   makeSecretBox,
   systemClock,
@@ -8,13 +9,15 @@ import {
   type RetrySchedule,
   type WebhookSender,
 } from '@garage/domain';
-import { makeDeliveryQueue, type Db } from '@garage/postgres';
-import { startDeliveryLoop, type DeliveryLoop } from './delivery-loop.js';
+import { makeDeliveryQueue, OUTBOX_CHANNEL, type DatabaseHandle, type Db } from '@garage/postgres';
+import { startDeliveryEngine, type DeliveryEngine } from './delivery-engine.js';
 import { makeHttpSender } from './http-sender.js';
 import type { DeliveryLogger } from './logger.js';
 
 export interface WebhookDeliveryOptions {
   db: Db;
+  /** Where to LISTEN for the outbox's notifications; without it the engine polls. */
+  listen?: DatabaseHandle['listen'];
   /** The active key first, then former ones (as `makeSecretBox` expects). */
   encryptionKeys: EncryptionKey[];
   /** Delays between attempts in ms (`parseRetrySchedule(WEBHOOK_RETRY_SCHEDULE)`). */
@@ -30,8 +33,8 @@ export interface WebhookDeliveryOptions {
 export interface WebhookDelivery {
   /** One pass: claims what is due, sends it, records it; resolves to the number of deliveries attempted. */
   deliverDue(): Promise<number>;
-  /** Runs passes until stopped (see `startDeliveryLoop`). */
-  start(options?: { intervalMs?: number; signal?: AbortSignal }): DeliveryLoop;
+  /** Delivers until stopped (see `startDeliveryEngine`). */
+  start(options?: { pollIntervalMs?: number; maxInFlight?: number; perIntegration?: number }): DeliveryEngine;
 }
 
 /** The query string of a webhook URL may carry a token of the receiver's: logs show the rest. */
@@ -70,6 +73,7 @@ const logDelivery = (logger: DeliveryLogger, report: DeliveryReport): void => {
  */
 export const makeWebhookDelivery = ({
   db,
+  listen,
   encryptionKeys,
   schedule,
   logger,
@@ -78,20 +82,23 @@ export const makeWebhookDelivery = ({
   clock = systemClock,
   onDelivery,
 }: WebhookDeliveryOptions): WebhookDelivery => {
-  const deliverDue = makeDeliverDueWebhooks({
-    queue: makeDeliveryQueue(db),
-    secrets: makeSecretBox(encryptionKeys),
-    sender,
-    clock,
-    schedule,
-    batchSize,
-    onDelivery: (report) => {
-      logDelivery(logger, report);
-      onDelivery?.(report);
-    },
-  });
+  const queue = makeDeliveryQueue(db);
+  const deps = { queue, secrets: makeSecretBox(encryptionKeys), sender, clock, schedule };
+  const report = (delivery: DeliveryReport) => {
+    logDelivery(logger, delivery);
+    onDelivery?.(delivery);
+  };
   return {
-    deliverDue,
-    start: ({ intervalMs, signal } = {}) => startDeliveryLoop({ deliver: deliverDue, logger, intervalMs, signal }),
+    deliverDue: makeDeliverDueWebhooks({ ...deps, batchSize, onDelivery: report }),
+    start: (options = {}) =>
+      startDeliveryEngine({
+        queue,
+        attempt: makeAttemptDelivery(deps),
+        clock,
+        logger,
+        onDelivery: report,
+        ...(listen ? { listen: (onWake: () => void) => listen(OUTBOX_CHANNEL, onWake) } : {}),
+        ...options,
+      }),
   };
 };

@@ -40,7 +40,7 @@ t.test('each event type arrives once, signed so that the standardwebhooks librar
     { type: 'lead.created', data: { id: 'l1', vehicleId: 'v1', name: 'Jeanne', message: 'Encore dispo ?' } },
   ];
   await emit(garageId, sent);
-  const loop = delivery().start({ intervalMs: 50 });
+  const loop = delivery().start({ pollIntervalMs: 50 });
   t.teardown(loop.stop);
   await receiver.waitFor(4);
   await sleep(300);
@@ -70,7 +70,7 @@ t.test('a receiver that fails twice gets the same webhook-id and body three time
   const garageId = await insertGarage(db);
   const integration = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/flaky`, secretBox: encryption.secretBox });
   await emit(garageId, [{ type: 'quote.accepted', data: { id: 'q1' } }]);
-  const loop = delivery(db, '150ms,150ms,150ms').start({ intervalMs: 20 });
+  const loop = delivery(db, '150ms,150ms,150ms').start({ pollIntervalMs: 20 });
   t.teardown(loop.stop);
   await receiver.waitFor(3);
   await sleep(400);
@@ -92,7 +92,8 @@ t.test('410 stops delivery to that URL', async (t) => {
   const garageId = await insertGarage(db);
   const integration = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/gone`, secretBox: encryption.secretBox });
   await emit(garageId, [1, 2, 3].map((n) => ({ type: 'lead.created' as const, data: { n } })));
-  const loop = delivery(db, '50ms,50ms,50ms', 1).start({ intervalMs: 20 });
+  // One attempt at a time to the integration, so the 410 is answered before the next delivery would go out.
+  const loop = delivery(db, '50ms,50ms,50ms', 1).start({ pollIntervalMs: 20, perIntegration: 1 });
   t.teardown(loop.stop);
   await receiver.waitFor(1);
   await sleep(500);
@@ -113,7 +114,7 @@ t.test('two delivery loops running together deliver each event exactly once', as
 
   const pools = [0, 1].map(() => connectPostgres({ connectionString: database.url, max: 4 }));
   t.teardown(() => Promise.all(pools.map((p) => p.close())));
-  const loops = pools.map((p) => delivery(p.db, '100ms', 4).start({ intervalMs: 10 }));
+  const loops = pools.map((p) => delivery(p.db, '100ms', 4).start({ pollIntervalMs: 10 }));
   await receiver.waitFor(60);
   await Promise.all(loops.map((l) => l.stop()));
   await sleep(200);

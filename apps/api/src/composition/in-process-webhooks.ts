@@ -1,22 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { makeWebhookDelivery } from '@garage/webhook-delivery';
+import { makeDeliveryQueue } from '@garage/postgres';
+import { makeWebhookDelivery, registerWebhookMetrics } from '@garage/webhook-delivery';
 import type { Config } from '@garage/config';
 
 /**
  * In-process webhook delivery (CONTRACT.md §5: one process is a complete system), when DELIVER_WEBHOOKS is on. Hooks
- * run in reverse order of registration on close, so the loop, registered after the database, stops (finishing its
- * in-flight batch) before the database closes.
+ * run in reverse order of registration on close, so the engine, registered after the database, stops (finishing its
+ * attempts in flight) before the database closes.
  */
 export default fp(
   async (app: FastifyInstance, { config }: { config: Config }) => {
     if (!config.deliverWebhooks) return;
+    // The same webhook metrics as the worker's (CONTRACT.md §6), beside the API's own.
+    const webhookMetrics = registerWebhookMetrics(app.metrics.registry, { backlog: () => makeDeliveryQueue(app.storage.handle.db).backlog() });
     const loop = makeWebhookDelivery({
       db: app.storage.handle.db,
+      listen: app.storage.handle.listen,
       encryptionKeys: app.storage.encryptionKeys,
       schedule: config.webhookRetryScheduleMs,
       logger: app.log,
-      onDelivery: app.metrics.recordWebhookDelivery,
+      onDelivery: webhookMetrics.record,
     }).start();
     app.addHook('onClose', () => loop.stop());
   },

@@ -1,4 +1,3 @@
-import type { DeliveryReport } from '@garage/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -13,8 +12,6 @@ export interface PoolStats {
 export interface Metrics {
   /** This instance's registry: every app gets its own, so several apps in one process never share counters. */
   registry: Registry;
-  /** Pass as `onDelivery` to webhook delivery: counts each attempt by outcome. */
-  recordWebhookDelivery(report: DeliveryReport): void;
   /** Exposes the pool's connection counts as gauges, read at scrape time. */
   observePool(pool: PoolStats): void;
 }
@@ -33,13 +30,6 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * query parameter must not end up in labels, and label cardinality must stay bounded.
  */
 const routeOf = (request: FastifyRequest): string => request.routeOptions.url ?? UNMATCHED_ROUTE;
-
-/**
- * Outcomes as the delivery records them: `succeeded`, `pending` (failed, another attempt is scheduled), `failed` (the
- * last retry failed), `gone` (410, delivery to that URL stopped); `superseded` when the attempt ended after its lease
- * and another worker owns the delivery.
- */
-const outcomeOf = (report: DeliveryReport): string => (report.recorded ? report.outcome.status : 'superseded');
 
 /**
  * Prometheus metrics at `GET /metrics` (prom-client). Meant to be scraped per instance, directly, not through the
@@ -71,12 +61,6 @@ export default fp(
       labelNames: ['route'] as const,
       registers: [registry],
     });
-    const webhookDeliveries = new Counter({
-      name: 'webhook_deliveries_total',
-      help: 'Webhook delivery attempts made by this process, by outcome (succeeded, pending, failed, gone, superseded).',
-      labelNames: ['outcome'] as const,
-      registers: [registry],
-    });
 
     app.addHook('onResponse', async (request, reply) => {
       const labels = { method: request.method, route: routeOf(request), status_code: String(reply.statusCode) };
@@ -87,7 +71,6 @@ export default fp(
 
     app.decorate('metrics', {
       registry,
-      recordWebhookDelivery: (report) => webhookDeliveries.inc({ outcome: outcomeOf(report) }),
       observePool: (pool) => {
         const gauge = (name: string, help: string, read: () => number) =>
           new Gauge({

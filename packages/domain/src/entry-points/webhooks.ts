@@ -8,6 +8,8 @@ export type { WebhookRequest, WebhookResponse, WebhookSender } from '../webhooks
 export {
   DELIVERY_STATUSES,
   type ClaimedDelivery,
+  type ClaimRequest,
+  type DeliveryBacklog,
   type DeliveryAttempt,
   type DeliveryOutcome,
   type DeliveryQueue,
@@ -16,7 +18,9 @@ export {
 } from '../webhooks/delivery-queue.port.js';
 export {
   DELIVERY_LEASE_MS,
+  makeAttemptDelivery,
   makeDeliverDueWebhooks,
+  type AttemptDeliveryDeps,
   outcomeOf,
   type DeliverDueWebhooksDeps,
   type DeliveryReport,

@@ -19,6 +19,8 @@ export interface DeliveryReport {
   eventId: string;
   integrationId: string;
   url: string;
+  /** When the event was written: the first attempt's lag is `attempt.attemptedAt - eventOccurredAt`. */
+  eventOccurredAt: Date;
   attempt: DeliveryAttempt;
   attemptNumber: number;
   outcome: DeliveryOutcome;
@@ -57,16 +59,18 @@ export const outcomeOf = (
  * One pass of webhook delivery: claims the due deliveries, signs and sends them concurrently, records every attempt.
  * Resolves to the number of deliveries attempted (0 when nothing was due), so a loop knows whether to drain on.
  */
-export const makeDeliverDueWebhooks = ({
-  queue,
-  secrets,
-  sender,
-  clock,
-  schedule,
-  batchSize = 10,
-  onDelivery,
-}: DeliverDueWebhooksDeps): (() => Promise<number>) => {
-  const attempt = async (delivery: ClaimedDelivery): Promise<DeliveryReport> => {
+export type AttemptDeliveryDeps = Pick<DeliverDueWebhooksDeps, 'secrets' | 'sender' | 'clock' | 'schedule'> & {
+  queue: Pick<DeliveryQueue, 'complete'>;
+};
+
+/**
+ * One attempt of a claimed delivery: signs it (with both secrets during a rotation's overlap), sends it, and
+ * records the attempt and its outcome. Never throws for the receiver's failures; throws only when the outcome could
+ * not be recorded (database gone), in which case the lease ends and the delivery is attempted again.
+ */
+export const makeAttemptDelivery =
+  ({ queue, secrets, sender, clock, schedule }: AttemptDeliveryDeps) =>
+  async (delivery: ClaimedDelivery): Promise<DeliveryReport> => {
     const attemptedAt = clock.now();
     let response: WebhookResponse;
     try {
@@ -92,6 +96,7 @@ export const makeDeliverDueWebhooks = ({
       eventId: delivery.event.id,
       integrationId: delivery.integrationId,
       url: delivery.url,
+      eventOccurredAt: delivery.event.occurredAt,
       attempt: record,
       attemptNumber,
       outcome,
@@ -99,8 +104,15 @@ export const makeDeliverDueWebhooks = ({
     };
   };
 
+/**
+ * One pass of webhook delivery: claims the due deliveries, signs and sends them concurrently, records every attempt.
+ * Resolves to the number of deliveries attempted (0 when nothing was due). The delivery engine attempts deliveries
+ * one by one as they come instead; this pass is for tests and one-off runs.
+ */
+export const makeDeliverDueWebhooks = ({ queue, batchSize = 10, onDelivery, ...deps }: DeliverDueWebhooksDeps): (() => Promise<number>) => {
+  const attempt = makeAttemptDelivery({ queue, ...deps });
   return async () => {
-    const claimed = await queue.claimDue({ now: clock.now(), limit: batchSize, leaseMs: DELIVERY_LEASE_MS });
+    const claimed = await queue.claimDue({ now: deps.clock.now(), limit: batchSize, leaseMs: DELIVERY_LEASE_MS });
     // Every delivery is settled before returning, so a caller that awaits this call never leaves a send behind;
     // one delivery's failure to record (database gone) does not abandon the others.
     const results = await Promise.allSettled(claimed.map(attempt));

@@ -51,6 +51,23 @@ export interface DeliveryView {
   attempts: DeliveryAttempt[];
 }
 
+export interface ClaimRequest {
+  now: Date;
+  limit: number;
+  leaseMs: number;
+  /** At most this many deliveries of one integration in this claim, so one slow receiver cannot take every slot. */
+  perIntegration?: number;
+  /** Integrations whose deliveries this claim skips (the caller already has enough of theirs in flight). */
+  excludeIntegrations?: readonly string[];
+}
+
+/** What an operator watches (CONTRACT.md §6 metrics). */
+export interface DeliveryBacklog {
+  pending: number;
+  /** Age of the oldest pending delivery, 0 when there is none. */
+  oldestPendingAgeSeconds: number;
+}
+
 /**
  * The deliveries written by the outbox, one per (event, integration). Claiming takes a lease instead of holding a
  * transaction open during the HTTP call: concurrent workers never claim the same delivery, and a worker that dies
@@ -61,7 +78,7 @@ export interface DeliveryQueue {
    * Leases up to `limit` pending deliveries due at `now` whose lease is free or over, until `now + leaseMs`.
    * Deliveries of revoked integrations are not claimed.
    */
-  claimDue(request: { now: Date; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]>;
+  claimDue(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /**
    * Records the attempt, then applies the outcome if the claim still holds the lease (same `leaseUntil`, still
    * pending); returns false when it no longer does, in which case the attempt is recorded and nothing else changes.
@@ -81,6 +98,9 @@ export interface DeliveryQueue {
    * delivery is not the integration's; `no_url` when the integration has no webhook URL.
    */
   retryDelivery(integrationId: string, deliveryId: string, now: Date): Promise<'queued' | 'not_found' | 'no_url'>;
+  /** When the earliest pending delivery is due (leased ones included); null when nothing is pending. */
+  nextDueAt(): Promise<Date | null>;
+  backlog(): Promise<DeliveryBacklog>;
   /** The integration's deliveries, newest first, with their attempts. */
   listByIntegration(integrationId: string, limit: number): Promise<DeliveryView[]>;
 }

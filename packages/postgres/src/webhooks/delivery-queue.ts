@@ -31,25 +31,47 @@ const asStatus = (value: string): DeliveryStatus => {
  */
 export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
   withErrorMapping({
-    async claimDue({ now, limit, leaseMs }) {
+    async claimDue({ now, limit, leaseMs, perIntegration, excludeIntegrations = [] }) {
       const leaseUntil = new Date(now.getTime() + leaseMs);
+      // With a per-integration cap, a few more rows than asked are locked and ranked by integration, so a backlog of
+      // one slow receiver does not fill the claim; locking is per statement and the rows not chosen are freed at once.
+      const scan = perIntegration === undefined ? limit : limit * 4;
       const rows = await db
-        .with('due', (qb) =>
+        .with('candidates', (qb) =>
           qb
             .selectFrom('webhook_deliveries as c')
             .innerJoin('integrations as ci', 'ci.id', 'c.integration_id')
-            .select('c.id')
+            .select(['c.id', 'c.integration_id', 'c.next_attempt_at'])
             .where('c.status', '=', 'pending')
             .where('c.next_attempt_at', '<=', now)
             .where((eb) => eb.or([eb('c.locked_until', 'is', null), eb('c.locked_until', '<=', now)]))
             .where('ci.revoked_at', 'is', null)
+            .$if(excludeIntegrations.length > 0, (q) => q.where('c.integration_id', 'not in', [...excludeIntegrations]))
             .orderBy('c.next_attempt_at')
             .orderBy('c.id')
-            .limit(limit)
+            .limit(scan)
             // Only the delivery rows: locking the integrations would make claims skip (or block) on unrelated
             // writes to them, such as an API key's last-use stamp.
             .forUpdate('c')
             .skipLocked(),
+        )
+        .with('due', (qb) =>
+          qb
+            .selectFrom((sub) =>
+              sub
+                .selectFrom('candidates')
+                .select([
+                  'candidates.id',
+                  'candidates.next_attempt_at',
+                  sql<number>`row_number() over (partition by integration_id order by next_attempt_at, id)`.as('rank'),
+                ])
+                .as('ranked'),
+            )
+            .select('ranked.id')
+            .$if(perIntegration !== undefined, (q) => q.where('ranked.rank', '<=', perIntegration!))
+            .orderBy('ranked.next_attempt_at')
+            .orderBy('ranked.id')
+            .limit(limit),
         )
         .updateTable('webhook_deliveries as d')
         .from(['due', 'webhook_events as e', 'integrations as i'])
@@ -193,6 +215,27 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
         await notifyOutbox(trx);
         return 'queued';
       });
+    },
+
+    async nextDueAt() {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.min('next_attempt_at').as('next'))
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return row?.next ? new Date(row.next) : null;
+    },
+
+    async backlog() {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => [
+          eb.fn.countAll().as('pending'),
+          sql<number>`coalesce(extract(epoch from now() - min(created_at)), 0)`.as('age'),
+        ])
+        .where('status', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      return { pending: Number(row.pending), oldestPendingAgeSeconds: Math.max(0, Number(row.age)) };
     },
 
     async listByIntegration(integrationId, limit) {

@@ -76,16 +76,22 @@ export const makeInMemoryWebhooks = ({
   };
 
   const queue: DeliveryQueue = {
-    async claimDue({ now, limit, leaseMs }) {
-      const candidates = deliveries.filter((d) => isDue(d, now));
+    async claimDue({ now, limit, leaseMs, perIntegration = Infinity, excludeIntegrations = [] }) {
+      const candidates = deliveries.filter((d) => isDue(d, now) && !excludeIntegrations.includes(d.integrationId));
       const revoked = new Set<string>();
       for (const id of new Set(candidates.map((d) => d.integrationId))) {
         if (await isRevoked(id)) revoked.add(id);
       }
       // Chosen and leased without an await in between: that is what makes two concurrent claims disjoint here.
+      const perIntegrationCount = new Map<string, number>();
       const chosen = candidates
         .filter((d) => isDue(d, now) && !revoked.has(d.integrationId))
         .sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime())
+        .filter((d) => {
+          const count = (perIntegrationCount.get(d.integrationId) ?? 0) + 1;
+          perIntegrationCount.set(d.integrationId, count);
+          return count <= perIntegration;
+        })
         .slice(0, limit);
       const leaseUntil = new Date(now.getTime() + leaseMs);
       for (const d of chosen) d.lockedUntil = leaseUntil;
@@ -149,6 +155,17 @@ export const makeInMemoryWebhooks = ({
       d.url = url;
       d.nextAttemptAt = now;
       return 'queued';
+    },
+
+    async nextDueAt() {
+      const pending = deliveries.filter((d) => d.status === 'pending').map((d) => d.nextAttemptAt.getTime());
+      return pending.length === 0 ? null : new Date(Math.min(...pending));
+    },
+
+    async backlog() {
+      const pending = deliveries.filter((d) => d.status === 'pending');
+      const oldest = Math.min(...pending.map((d) => d.createdAt.getTime()));
+      return { pending: pending.length, oldestPendingAgeSeconds: pending.length === 0 ? 0 : (clock.now().getTime() - oldest) / 1000 };
     },
 
     async listByIntegration(integrationId, limit) {

@@ -1,0 +1,60 @@
+import { parseRetrySchedule } from '@garage/domain';
+import { makeOutbox } from '@garage/postgres';
+import { memoryLogger, newEncryptionKey, sleep, startReceiver } from '@garage/testkit';
+import { backends, insertGarage, insertIntegration } from '@garage/testkit/postgres';
+import t from 'tap';
+import { makeWebhookDelivery } from '../src/webhook-delivery.js';
+
+const encryption = newEncryptionKey();
+/** Longer than any test: a delivery that arrives was woken by the commit, not found by the safety poll. */
+const NO_POLL = { pollIntervalMs: 600_000 };
+
+for (const backend of backends) {
+  t.test(`on ${backend.name}`, async (t) => {
+    const database = await backend.open();
+    t.teardown(database.drop);
+    const { db } = database.handle;
+    const engine = (options = {}) =>
+      makeWebhookDelivery({
+        db,
+        listen: database.handle.listen,
+        encryptionKeys: encryption.keys,
+        schedule: parseRetrySchedule('1h'),
+        logger: memoryLogger(),
+      }).start({ ...NO_POLL, ...options });
+
+    t.test('a commit wakes the engine: the first attempt does not wait for a poll', async (t) => {
+      const receiver = await startReceiver();
+      t.teardown(receiver.close);
+      const garageId = await insertGarage(db);
+      await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/hooks`, secretBox: encryption.secretBox });
+      const running = engine();
+      t.teardown(running.stop);
+      await sleep(100);
+      for (let i = 0; i < 3; i++) {
+        await makeOutbox(db).enqueue({ garageId, type: 'lead.created', data: { i } });
+        await receiver.waitFor(i + 1, 5_000);
+      }
+      t.equal(receiver.received.length, 3, 'each event delivered on its commit, with no poll in ten minutes');
+    });
+
+    t.test('a receiver that hangs holds a few slots; another receiver gets its events meanwhile', async (t) => {
+      const hanging = await startReceiver(() => new Promise<void>(() => {}));
+      const healthy = await startReceiver();
+      t.teardown(async () => {
+        await running.stop();
+        await Promise.all([hanging.close(), healthy.close()]);
+      });
+      const garageId = await insertGarage(db);
+      await insertIntegration(db, garageId, { webhookUrl: `${hanging.url}/slow`, secretBox: encryption.secretBox });
+      await insertIntegration(db, garageId, { webhookUrl: `${healthy.url}/fast`, secretBox: encryption.secretBox });
+      // A backlog for both: every event goes to both integrations, the hanging one first in the queue.
+      for (let i = 0; i < 20; i++) await makeOutbox(db).enqueue({ garageId, type: 'lead.created', data: { i } });
+      const running = engine({ maxInFlight: 8, perIntegration: 4 });
+      // The hanging receiver answers nothing for 10 s (the attempt timeout); the healthy one must not wait for it.
+      await healthy.waitFor(20, 8_000);
+      t.equal(healthy.received.length, 20, 'every event reached the healthy receiver while the other hung');
+      t.equal(hanging.received.length, 4, 'the hanging receiver holds at most perIntegration attempts');
+    });
+  });
+}
