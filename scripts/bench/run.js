@@ -18,6 +18,7 @@ import { postgresCpuDelta, postgresCpuMs, processCpuMs, processRssMiB } from './
 import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, walkCursors } from './fixtures.js';
 import { summariseProfileDir } from './profile-summary.js';
 import { loadAverage, machine, statusSummary, table } from './report.js';
+import { benchDelivery } from './delivery.js';
 import { buildScenarios } from './scenarios.js';
 import { BIG_PRODUCTS, busyRange, seed } from './seed.js';
 import { startApi, startBare } from './servers.js';
@@ -186,6 +187,8 @@ const main = async () => {
   await api.stop();
   const profiles = profileDir ? summariseProfileDir(profileDir) : null;
   await cleanUp();
+  // After the API is gone, so that the worker has the machine as the API had.
+  const delivery = !options.only || 'webhook delivery'.includes(options.only) ? await benchDelivery({ encryptionKey, log }) : null;
 
   const bareRuns = results.filter((r) => r.scenario.baseline).map((r) => r.result.requests.average);
   const ceiling = bareRuns.reduce((a, b) => a + b, 0) / bareRuns.length;
@@ -269,6 +272,14 @@ const main = async () => {
     );
   }
   out.push('', 'targets:', ...targets.map((t) => `  ${t}`));
+  if (delivery) {
+    out.push(
+      '',
+      `webhook delivery (one worker, ${delivery.integrations} integrations, a receiver answering 204 on loopback):`,
+      `  commit to first attempt received: p50 ${ms(delivery.lagP50)} ms, p99 ${ms(delivery.lagP99)} ms (target: < 1,000 ms p99)`,
+      `  throughput: ${Math.round(delivery.eventsPerSecond)} events/s = ${Math.round(delivery.deliveriesPerSecond)} deliveries/s (a committed backlog drained end to end)`,
+    );
+  }
   if (overbooked !== null) out.push('', `booking: ${overbooked} overbooked slots (must be 0)`);
   if (profiles) out.push('', profiles);
   out.push('', `total ${Math.round((Date.now() - started) / 1000)} s`);

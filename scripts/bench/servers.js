@@ -130,3 +130,27 @@ export const startBare = async ({ bodyFile }) => {
   }
   return { url, pid: proc.child.pid, stop: () => proc.stop() };
 };
+
+/** A dedicated webhook worker (apps/worker/dist/main.js) on the given database, as operators run one. */
+export const startWorker = async ({ databaseUrl, encryptionKey }) => {
+  const port = await freePort();
+  const proc = startProcess('worker', ['apps/worker/dist/main.js'], {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    METRICS_PORT: '0',
+    DATABASE_URL: databaseUrl,
+    ENCRYPTION_KEY: encryptionKey,
+    // One line per attempt would cost the worker more than the attempt; warnings and errors still show.
+    LOG_LEVEL: 'warn',
+  });
+  try {
+    await waitFor(proc, `http://127.0.0.1:${port}/health/ready`, 60_000);
+  } catch (err) {
+    await proc.stop();
+    throw err;
+  }
+  return { pid: proc.child.pid, stop: () => proc.stop() };
+};
