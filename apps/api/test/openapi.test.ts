@@ -32,26 +32,32 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
   t.same(Object.keys(accept.responses).sort(), ['200', '400', '404', '405', '409', '413', '415', '422', '429', '500', '503']);
   t.same(accept.security, [], 'no key');
   t.same(Object.keys(doc.paths['/api/public/fleet/lead'].post.responses).sort(), ['201', '400', '404', '405', '409', '413', '415', '422', '429', '500', '503']);
-  t.same(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
+  t.match(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
+  t.match(doc.components.securitySchemes.apiKeyQuery, { type: 'apiKey', in: 'query', name: 'apiKey' }, 'the deprecated query key is a scheme');
 
   const products = doc.paths['/api/public/products'].get;
   const params = products.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort();
-  t.same(params, ['query:apiKey', 'query:cursor', 'query:limit', 'query:sku', 'query:updatedSince']);
-  t.same(Object.keys(products.responses).sort(), ['200', '304', '400', '401', '405', '500', '503']);
-  const product = products.responses['200'].content['application/json'].schema.properties.data.items;
+  t.same(params, ['query:cursor', 'query:limit', 'query:sku', 'query:updatedSince'], 'apiKey is a security scheme, not a parameter');
+  t.same(products.security, [{ apiKey: [] }, { apiKeyQuery: [] }]);
+  t.same(Object.keys(products.responses).sort(), ['200', '304', '400', '401', '405', '429', '500', '503']);
+  // Named schemas are components: follow the reference.
+  const deref = (schema: { $ref?: string }) => (schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] : schema);
+  const product = deref(products.responses['200'].content['application/json'].schema.properties.data.items);
+  t.equal(products.responses['200'].content['application/json'].schema.properties.data.items.$ref, '#/components/schemas/Product');
   t.same(Object.keys(product.properties).sort(), [
     'active', 'brand', 'category', 'currency', 'description', 'id', 'name', 'priceCents', 'sku', 'unit', 'updatedAt', 'vatRate',
   ]);
   t.equal(product.properties.updatedAt.format, 'date-time');
-  t.same(products.responses['400'].content['application/json'].schema.required.sort(), ['code', 'error']);
+  t.same(deref(products.responses['400'].content['application/json'].schema).required.sort(), ['code', 'error']);
   t.notOk(products.responses['304'].content, 'a 304 has no body');
 
   const fleet = doc.paths['/api/public/fleet'].get;
-  t.same(fleet.parameters.map((p: { name: string }) => p.name).sort(), ['apiKey', 'cursor', 'fuel', 'garageSlug', 'limit', 'make', 'updatedSince']);
+  t.same(fleet.parameters.map((p: { name: string }) => p.name).sort(), ['cursor', 'fuel', 'garageSlug', 'limit', 'make', 'updatedSince']);
+  t.same(fleet.security, [{ apiKey: [] }, { apiKeyQuery: [] }, {}], 'a key, or none with the public garageSlug');
   const item = doc.paths['/api/public/fleet/{vehicleId}'].get;
   t.ok(item.responses['404']);
   t.same(
-    item.responses['200'].content['application/json'].schema.properties.data.properties.fuel.enum,
+    deref(item.responses['200'].content['application/json'].schema.properties.data).properties.fuel.enum,
     ['petrol', 'diesel', 'hybrid', 'electric', 'lpg', 'other'],
   );
   t.notMatch(res.body, /~kind/, 'no builder internals leak into the document');
@@ -60,7 +66,7 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
   const open: string[] = [];
   const visit = (schema: unknown, at: string): void => {
     if (typeof schema !== 'object' || schema === null) return;
-    const s = schema as Record<string, unknown>;
+    const s = deref(schema as { $ref?: string }) as Record<string, unknown>;
     if (s.type === 'object' && s.properties && s.additionalProperties !== false) open.push(at);
     for (const [key, value] of Object.entries(s)) visit(value, `${at}/${key}`);
   };
@@ -111,4 +117,32 @@ t.test('the document declares the response headers, 405 on every operation, and 
   const body = (id: string) => operations.find((op) => op.operationId === id)?.requestBody;
   for (const id of ['acceptQuote', 'refuseQuote', 'cancelAppointment']) t.equal(body(id)?.required, false, `${id}: the body may be omitted`);
   t.equal(body('createAppointment')?.required, true);
+});
+
+t.test('named component schemas, 429 on key-authenticated operations, and a webhooks section with every event', async (t) => {
+  const { app } = await build(t);
+  type Op = { operationId: string; security?: Record<string, string[]>[]; responses: Record<string, unknown>; parameters?: { name: string; in: string; required?: boolean }[] };
+  const doc = (await app.inject({ method: 'GET', url: '/api/public/openapi.json' })).json<{
+    paths: Record<string, Record<string, Op>>;
+    webhooks: Record<string, { post: Op & { requestBody: { content: { 'application/json': { schema: { properties: { type: { const: string }; data: unknown } } } } } } }>;
+    components: { schemas: Record<string, unknown> };
+  }>();
+  const names = Object.keys(doc.components.schemas);
+  for (const name of ['Product', 'StockItem', 'Vehicle', 'Appointment', 'Slot', 'Quote', 'Delivery', 'Event', 'Error']) {
+    t.ok(names.includes(name), `components.schemas.${name}`);
+  }
+  for (const op of Object.values(doc.paths).flatMap((item) => Object.values(item))) {
+    if (op.security?.some((r) => 'apiKey' in r)) t.ok(op.responses['429'], `${op.operationId}: 429 (failed-authentication throttle)`);
+    t.notOk(op.parameters?.some((p) => p.in === 'query' && p.name === 'apiKey'), `${op.operationId}: no apiKey parameter`);
+  }
+  t.same(Object.keys(doc.webhooks).sort(), [
+    'appointment.cancelled', 'appointment.created', 'appointment.rescheduled', 'appointment.updated',
+    'lead.created', 'quote.accepted', 'quote.refused', 'webhook.test',
+  ]);
+  for (const [type, item] of Object.entries(doc.webhooks)) {
+    const headers = item.post.parameters!.filter((p) => p.in === 'header' && p.required).map((p) => p.name).sort();
+    t.same(headers, ['webhook-id', 'webhook-signature', 'webhook-timestamp'], `${type}: the three signature headers`);
+    t.equal(item.post.requestBody.content['application/json'].schema.properties.type.const, type);
+  }
+  t.same(doc.webhooks['appointment.created']!.post.requestBody.content['application/json'].schema.properties.data, { $ref: '#/components/schemas/Appointment' });
 });

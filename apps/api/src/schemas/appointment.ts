@@ -173,5 +173,5 @@ export const AvailableSlot = Type.Object(
     endsAt: Type.String({ format: 'date-time' }),
     remaining: Type.Integer({ minimum: 1, description: 'How many more bookings of this duration fit at this start' }),
   },
-  { additionalProperties: false, title: 'AvailableSlot' },
+  { additionalProperties: false, title: 'Slot' },
 );

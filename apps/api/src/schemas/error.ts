@@ -14,7 +14,7 @@ export const ErrorBody = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'Error' },
 );
 
 const DESCRIPTIONS: Record<number, string> = {

@@ -1,7 +1,10 @@
+import { WEBHOOK_PAYLOADS } from './webhook-events.js';
+
 /**
  * What the route schemas cannot say, added to the generated OpenAPI document in one place (CONTRACT.md §7): the
- * response headers every operation sends, 405 on every operation (a known path with another method), and the
- * request bodies that may be omitted.
+ * response headers every operation sends, 405 on every operation (a known path with another method), 429 on every
+ * key-authenticated one (the failed-authentication throttle), the request bodies that may be omitted, the deprecated
+ * query key as a security scheme, tags, named component schemas and the webhooks a receiver gets.
  */
 
 /** Operations whose body is optional (an empty or absent body is read as `{}`, see http/optional-body.ts). */
@@ -10,6 +13,8 @@ export const OPTIONAL_BODY_OPERATIONS = new Set(['acceptQuote', 'refuseQuote', '
 type Json = Record<string, unknown>;
 interface Operation {
   operationId?: string;
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string }[];
   requestBody?: Json & { required?: boolean };
   responses?: Record<string, Json & { headers?: Json; content?: Json }>;
 }
@@ -28,6 +33,85 @@ const RATE_LIMITED = {
   'ratelimit-reset': header('Seconds until the window resets', { type: 'integer' }),
 };
 
+export const TAGS = [
+  { name: 'catalog', description: 'Products and stock of the garage (keys with syncCatalog, syncStock)' },
+  { name: 'fleet', description: 'Vehicles for sale: a key of the garage, or its public garageSlug' },
+  { name: 'appointments', description: 'Availability, booking and the appointment lifecycle (keys with syncAppointments)' },
+  { name: 'leads', description: 'Contact requests about a vehicle for sale, from garage websites' },
+  { name: 'quotes', description: 'Quotes a customer accepts or refuses with the token of their link' },
+  { name: 'webhooks', description: "Testing the integration's webhook endpoint, reading and retrying its deliveries" },
+  { name: 'events', description: "The integration's event feed, to catch up after an outage" },
+];
+
+const HEADER_KEY = 'apiKey';
+const QUERY_KEY = 'apiKeyQuery';
+export const SECURITY_SCHEMES = {
+  [HEADER_KEY]: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The integration\'s API key' },
+  [QUERY_KEY]: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'apiKey',
+    description:
+      'Deprecated: the same key in the query string, answered with `Deprecation: true` and a `Link` to the docs. Query strings end up in logs; send the header.',
+  },
+};
+
+const DEPRECATED_KEY = {
+  deprecation: header('`true` when the key came in the deprecated `apiKey` query parameter'),
+  link: header('The documentation of the deprecation, when `Deprecation` is sent'),
+};
+
+const SIGNATURE_HEADERS = [
+  { name: 'webhook-id', description: 'The event id: the same on every retry; `id` in `GET /events`' },
+  { name: 'webhook-timestamp', description: 'Unix seconds of this attempt' },
+  { name: 'webhook-signature', description: '`v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body}>`; during a secret rotation two, space-separated' },
+].map((h) => ({ ...h, in: 'header', required: true, schema: { type: 'string' } }));
+
+/** Standard Webhooks requests, one per event type, as OpenAPI 3.1 `webhooks`. */
+const webhooks = () =>
+  Object.fromEntries(
+    Object.entries(WEBHOOK_PAYLOADS).map(([type, payload]) => [
+      type,
+      {
+        post: {
+          operationId: `on${type.replace(/(^|\.)([a-z])/g, (_m, _dot: string, c: string) => c.toUpperCase())}`,
+          summary: `The ${type} event`,
+          tags: ['webhooks'],
+          // The receiver checks the signature; no API key is involved.
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: JSON.parse(JSON.stringify(payload)) } } },
+          responses: {
+            '200': { description: 'Any 2xx: received. 410: stop deliveries to this URL. Anything else, or no answer in 10 s: retried.' },
+          },
+        },
+      },
+    ]),
+  );
+
+const WORDS_IGNORED_IN_COMPARISON = new Set(['description', 'x-response-description']);
+const shapeOf = (schema: unknown): string =>
+  JSON.stringify(schema, (key, value: unknown) => (WORDS_IGNORED_IN_COMPARISON.has(key) ? undefined : value));
+
+/**
+ * Moves every schema with a `title` into `components.schemas` under that title and refers to it, so generated
+ * clients get named types (`Product`, `Appointment`, `Error`…). Two different shapes under one title is a bug in the
+ * route schemas, reported at generation rather than silently merged.
+ */
+const nameSchemas = (node: unknown, schemas: Record<string, unknown>): unknown => {
+  if (Array.isArray(node)) return node.map((item) => nameSchemas(item, schemas));
+  if (typeof node !== 'object' || node === null) return node;
+  const entries = Object.entries(node as Json).map(([key, value]) => [key, nameSchemas(value, schemas)] as const);
+  const copy = Object.fromEntries(entries) as Json;
+  const title = copy.title;
+  if (typeof title !== 'string' || copy.type === undefined) return copy;
+  const { description, 'x-response-description': _ignored, ...named } = copy;
+  const existing = schemas[title];
+  if (existing === undefined) schemas[title] = named;
+  else if (shapeOf(existing) !== shapeOf(named)) throw new Error(`two different schemas are titled ${title}`);
+  return { $ref: `#/components/schemas/${title}`, ...(typeof description === 'string' ? { description } : {}) };
+};
+
 /** For @fastify/swagger's `transformObject`: completes every operation of the generated document. */
 export const completeDocument = <D extends { paths?: Record<string, Record<string, unknown>> }>(document: D): D => {
   for (const item of Object.values(document.paths ?? {})) {
@@ -37,11 +121,24 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
       if (operation.requestBody && operation.operationId && OPTIONAL_BODY_OPERATIONS.has(operation.operationId)) {
         operation.requestBody.required = false;
       }
-      const errorBody = operation.responses['400']?.content;
+      const keyAuthenticated = operation.security?.some((requirement) => HEADER_KEY in requirement) ?? false;
+      if (keyAuthenticated) {
+        // The header key, or the same key in the deprecated query parameter; other alternatives (fleet's public
+        // garageSlug, an empty requirement) stay.
+        operation.security = operation.security!.flatMap((requirement) => (HEADER_KEY in requirement ? [requirement, { [QUERY_KEY]: [] }] : [requirement]));
+        operation.parameters = operation.parameters?.filter((p) => !(p.in === 'query' && p.name === 'apiKey'));
+      }
+      const errorBody = operation.responses['400']?.content ?? operation.responses['500']?.content;
       if (errorBody && !operation.responses['405']) {
         operation.responses['405'] = {
           description: 'METHOD_NOT_ALLOWED: the path exists with other methods, listed in `Allow`',
           headers: { allow: header('The methods of the path') },
+          content: errorBody,
+        };
+      }
+      if (errorBody && keyAuthenticated && !operation.responses['429']) {
+        operation.responses['429'] = {
+          description: 'RATE_LIMITED: too many failed authentications from this address',
           content: errorBody,
         };
       }
@@ -52,9 +149,20 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
           'x-request-id': REQUEST_ID,
           ...(conditional && (status === '200' || status === '304') ? CONDITIONAL : {}),
           ...(status === '429' ? RATE_LIMITED : {}),
+          ...(keyAuthenticated ? { vary: header('`x-api-key`: the answer depends on the key'), ...DEPRECATED_KEY } : {}),
         };
       }
     }
   }
+  const schemas: Record<string, unknown> = {};
+  const doc = document as D & { components?: Json; webhooks?: unknown; tags?: unknown };
+  doc.paths = nameSchemas(doc.paths, schemas) as D['paths'];
+  doc.webhooks = nameSchemas(webhooks(), schemas);
+  doc.tags = TAGS;
+  doc.components = {
+    ...doc.components,
+    securitySchemes: SECURITY_SCHEMES,
+    schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+  };
   return document;
 };
