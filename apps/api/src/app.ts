@@ -27,7 +27,7 @@ import routeMethods from './plugins/route-methods.js';
 import wellFormedText from './plugins/well-formed-text.js';
 import routes from './routes/index.js';
 import { validatorCompiler } from './schemas/compiler.js';
-import { completeDocument } from './schemas/openapi-document.js';
+import { completeDocument, markRateLimited } from './schemas/openapi-document.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const IGNORE_TRAILING_SLASH = true;
@@ -114,6 +114,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
         securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
       },
     },
+    transform: markRateLimited as never,
     // The generated document is OpenAPI 3.1 (`openapi` above), whose paths completeDocument walks.
     transformObject: (document) => completeDocument(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Parameters<typeof completeDocument>[0]) as never,
   });

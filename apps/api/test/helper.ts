@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '@garage/testkit/postgres'
 import type { Test } from 'tap';
 import { buildApp, loadConfig, type App } from '../src/index.js';
 import { adminFor } from './admin.js';
+import { makeConformanceCheck } from './openapi-conformance.js';
 
 export const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
@@ -52,6 +53,29 @@ export interface Built {
  * A fresh database and an app on it, closed and dropped when the test ends. The app is not ready yet, so a test
  * may still add routes of its own; `inject` readies it. Fails (never skips) without TEST_DATABASE_URL.
  */
+let conformance: ReturnType<typeof makeConformanceCheck> | null = null;
+
+/**
+ * Every response of `app.inject(options)` is checked against the committed OpenAPI document (CONTRACT.md §7): a
+ * response the document does not describe rejects the call, so the test that received it fails. The chained and
+ * callback forms of inject are left as they are.
+ */
+export const checkResponsesAgainstDocument = (app: App): void => {
+  conformance ??= makeConformanceCheck();
+  const check = conformance;
+  const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
+  Object.assign(app, {
+    inject: (...args: unknown[]) => {
+      if (args.length !== 1) return inject(...args);
+      return (inject(args[0]) as Promise<Awaited<ReturnType<App['inject']>>>).then((response) => {
+        const request = response.raw.req;
+        check({ method: request.method ?? 'GET', url: request.url ?? '/', statusCode: response.statusCode, headers: response.headers, body: response.body });
+        return response;
+      });
+    },
+  });
+};
+
 export const build = async (t: Test, options: BuildOptions = {}): Promise<Built> => {
   const db = await createTestDatabase('api');
   const config = loadConfig({
@@ -70,6 +94,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     await app.close();
     await db.drop();
   });
+  checkResponsesAgainstDocument(app);
   return { app, admin: adminFor(db.handle.db), db };
 };
 

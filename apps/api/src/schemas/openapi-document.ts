@@ -13,6 +13,7 @@ export const OPTIONAL_BODY_OPERATIONS = new Set(['acceptQuote', 'refuseQuote', '
 type Json = Record<string, unknown>;
 interface Operation {
   operationId?: string;
+  'x-rate-limited'?: boolean;
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: string }[];
   requestBody?: Json & { required?: boolean };
@@ -26,12 +27,24 @@ const CONDITIONAL = {
   etag: header('Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed'),
   'cache-control': header('`private, no-cache`: keep the body, revalidate it with `If-None-Match`'),
 };
-const RATE_LIMITED = {
-  'retry-after': header('Seconds until the limit resets', { type: 'integer' }),
+const RATE_LIMIT_STATE = {
   'ratelimit-limit': header('Requests allowed in the window', { type: 'integer' }),
   'ratelimit-remaining': header('Requests left in the window', { type: 'integer' }),
   'ratelimit-reset': header('Seconds until the window resets', { type: 'integer' }),
 };
+const REPLAYED = {
+  'idempotent-replayed': header('`true` on a response replayed for a repeated Idempotency-Key, without running the request again'),
+};
+const RATE_LIMITED = { 'retry-after': header('Seconds until the limit resets', { type: 'integer' }), ...RATE_LIMIT_STATE };
+
+/**
+ * For @fastify/swagger's `transform`: marks the operations of rate-limited routes (`config.rateLimit`), whose every
+ * response carries the `ratelimit-*` headers; `completeDocument` declares them and removes the mark.
+ */
+export const markRateLimited = ({ schema, url, route }: { schema: Json; url: string; route: { config?: unknown } }) => ({
+  schema: (route.config as { rateLimit?: unknown } | undefined)?.rateLimit ? { ...schema, 'x-rate-limited': true } : schema,
+  url,
+});
 
 export const TAGS = [
   { name: 'catalog', description: 'Products and stock of the garage (keys with syncCatalog, syncStock)' },
@@ -142,6 +155,9 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
           content: errorBody,
         };
       }
+      const idempotent = operation.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') ?? false;
+      const rateLimited = operation['x-rate-limited'] === true;
+      delete operation['x-rate-limited'];
       const conditional = '304' in operation.responses;
       for (const [status, response] of Object.entries(operation.responses)) {
         response.headers = {
@@ -149,6 +165,8 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
           'x-request-id': REQUEST_ID,
           ...(conditional && (status === '200' || status === '304') ? CONDITIONAL : {}),
           ...(status === '429' ? RATE_LIMITED : {}),
+          ...(rateLimited ? RATE_LIMIT_STATE : {}),
+          ...(idempotent ? REPLAYED : {}),
           ...(keyAuthenticated ? { vary: header('`x-api-key`: the answer depends on the key'), ...DEPRECATED_KEY } : {}),
         };
       }
