@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import t from 'tap';
-import { generateWebhookSecret, signWebhook, webhookBody } from './support.js';
+import { generateWebhookSecret, newEncryptionKey, signingSecrets, signWebhook, signWithEach, webhookBody } from './support.js';
 
 t.test('matches the published Standard Webhooks example', async (t) => {
   t.equal(
@@ -35,4 +35,15 @@ t.test('the body is type, RFC 3339 timestamp and data, the same bytes every time
   const body = webhookBody(event);
   t.equal(body, '{"type":"quote.accepted","timestamp":"2030-01-07T09:00:00.123Z","data":{"id":"q1","totalCents":12000}}');
   t.equal(webhookBody(structuredClone(event)), body);
+});
+
+t.test('during a secret rotation: both signatures, the new one first; a previous secret no key opens is left out', async (t) => {
+  const [current, previous] = [generateWebhookSecret(), generateWebhookSecret()];
+  t.equal(signWithEach([current, previous], 'id', 1, 'b'), `${signWebhook(current, 'id', 1, 'b')} ${signWebhook(previous, 'id', 1, 'b')}`);
+  const box = newEncryptionKey().secretBox;
+  const retired = newEncryptionKey().secretBox;
+  t.same(signingSecrets(box, box.encrypt(current), box.encrypt(previous)), [current, previous]);
+  t.same(signingSecrets(box, box.encrypt(current), null), [current]);
+  t.same(signingSecrets(box, box.encrypt(current), retired.encrypt(previous)), [current], 'sealed under a retired key');
+  t.throws(() => signingSecrets(box, retired.encrypt(current), null), 'the current secret must open');
 });

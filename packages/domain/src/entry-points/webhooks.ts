@@ -1,7 +1,7 @@
 /** Webhooks: the transactional outbox, signed deliveries with retries, and the operator's view of them. */
 export { audienceOf, WEBHOOK_EVENT_TYPES, type Outbox, type OutboxEvent, type WebhookEventType } from '../ports/outbox.port.js';
 export { signWebhook, signWithEach } from '../webhooks/signature.js';
-export { signedWebhookRequest, WEBHOOK_TIMEOUT_MS } from '../webhooks/signed-request.js';
+export { signedWebhookRequest, signingSecrets, WEBHOOK_TIMEOUT_MS } from '../webhooks/signed-request.js';
 export { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, retryDelay, type RetrySchedule } from '../webhooks/retry-schedule.js';
 export { webhookBody, type WebhookEvent } from '../webhooks/webhook-event.js';
 export type { WebhookRequest, WebhookResponse, WebhookSender } from '../webhooks/webhook-sender.port.js';

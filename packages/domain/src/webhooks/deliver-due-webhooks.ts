@@ -2,7 +2,7 @@ import type { Clock } from '../ports/clock.port.js';
 import type { SecretBox } from '../services/secret-box.js';
 import type { ClaimedDelivery, DeliveryAttempt, DeliveryOutcome, DeliveryQueue } from './delivery-queue.port.js';
 import { retryDelay, type RetrySchedule } from './retry-schedule.js';
-import { signedWebhookRequest, WEBHOOK_TIMEOUT_MS } from './signed-request.js';
+import { signedWebhookRequest, signingSecrets, WEBHOOK_TIMEOUT_MS } from './signed-request.js';
 import type { WebhookResponse, WebhookSender } from './webhook-sender.port.js';
 
 /**
@@ -74,7 +74,7 @@ export const makeAttemptDelivery =
     const attemptedAt = clock.now();
     let response: WebhookResponse;
     try {
-      const plaintexts = [delivery.secret, ...(delivery.previousSecret ? [delivery.previousSecret] : [])].map(secrets.decrypt);
+      const plaintexts = signingSecrets(secrets, delivery.secret, delivery.previousSecret);
       response = await sender.send(signedWebhookRequest(delivery.event, delivery.url, plaintexts, attemptedAt));
     } catch (err) {
       // A secret that no configured key decrypts, or a sender bug: recorded like any failed attempt, so that it

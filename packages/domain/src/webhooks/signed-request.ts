@@ -1,3 +1,5 @@
+import type { EncryptedSecret } from '../entities/integration.js';
+import type { SecretBox } from '../services/secret-box.js';
 import { signWithEach } from './signature.js';
 import { webhookBody, type WebhookEvent } from './webhook-event.js';
 import type { WebhookRequest } from './webhook-sender.port.js';
@@ -28,4 +30,21 @@ export const signedWebhookRequest = (
       'webhook-signature': signWithEach(secrets, event.id, timestamp, body),
     },
   };
+};
+
+/**
+ * The plaintext secrets a request is signed with: the current one (which must decrypt), then the one a rotation
+ * replaced while its overlap lasts. That one is skipped when no configured key decrypts it any more (the operator
+ * retired the encryption key it was sealed with before the overlap ended): receivers on the new secret still verify.
+ */
+export const signingSecrets = (secrets: Pick<SecretBox, 'decrypt'>, current: EncryptedSecret, previous: EncryptedSecret | null): string[] => {
+  const plaintexts = [secrets.decrypt(current)];
+  if (previous) {
+    try {
+      plaintexts.push(secrets.decrypt(previous));
+    } catch {
+      // See above: the overlap ends early rather than the delivery failing.
+    }
+  }
+  return plaintexts;
 };

@@ -6,7 +6,7 @@ import type { CursorCodec } from '../services/cursor.js';
 import type { SecretBox } from '../services/secret-box.js';
 import { fetchPage, type Page, type PageRequest } from '../use-cases/page.js';
 import type { DeliveryQueue, DeliveryStatus } from './delivery-queue.port.js';
-import { signedWebhookRequest } from './signed-request.js';
+import { signedWebhookRequest, signingSecrets } from './signed-request.js';
 import type { WebhookEvent } from './webhook-event.js';
 import type { DeliverySummary, WebhookFeed } from './webhook-feed.port.js';
 import type { WebhookSender } from './webhook-sender.port.js';
@@ -45,7 +45,7 @@ export const makeTestWebhook =
     if (integration.webhookUrl === null) throw new WebhookNotConfiguredError();
     const sentAt = clock.now();
     const event = { id: randomUUID(), type: WEBHOOK_TEST_EVENT_TYPE, occurredAt: sentAt, data: { integrationId } };
-    const plaintexts = [stored.current, ...(stored.previous ? [stored.previous] : [])].map(secrets.decrypt);
+    const plaintexts = signingSecrets(secrets, stored.current, stored.previous);
     const response = await sender.send(signedWebhookRequest(event, integration.webhookUrl, plaintexts, sentAt));
     const responseStatus = 'statusCode' in response ? response.statusCode : null;
     return {
