@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { parseEncryptionKey } from '@garage/domain';
+import { makeAdminUseCasesOn } from '@garage/postgres';
+import { startReceiver } from '@garage/testkit';
+import { createTestDatabase } from '@garage/testkit/postgres';
+import type { Test } from 'tap';
+
+const API_MAIN = fileURLToPath(new URL('../../../apps/api/dist/main.js', import.meta.url));
+
+/**
+ * The built API as operators run it, on a fresh Postgres database seeded through the admin use cases, with a webhook
+ * receiver on loopback: what the client is tested against. Everything is stopped and dropped when `t` ends.
+ */
+export const startSeededApi = async (t: Test) => {
+  const database = await createTestDatabase('client');
+  const receiver = await startReceiver();
+  t.teardown(async () => {
+    await receiver.close();
+    await database.drop();
+  });
+  const encryptionKey = randomBytes(32).toString('base64');
+  const admin = makeAdminUseCasesOn(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
+  await admin.createGarage({ slug: 'client', name: 'Garage Client', horizonDays: 60, minNoticeMinutes: 0 });
+  const integration = await admin.createIntegration({
+    garageSlug: 'client',
+    name: 'typed client',
+    sync: ['appointments', 'catalog', 'stock'],
+    webhookUrl: `${receiver.url}/hooks`,
+  });
+  const products = await admin.importProducts('client', [
+    { sku: 'OIL', name: 'Oil 5W30', priceCents: 4990, vatRate: 20, unit: 'litre' },
+    { sku: 'PADS', name: 'Brake pads', priceCents: 5490, vatRate: 20, unit: 'piece' },
+    { sku: 'WIPER', name: 'Wiper blade', priceCents: 1290, vatRate: 20, unit: 'piece' },
+  ]);
+  await admin.importStock('client', [
+    { sku: 'OIL', quantity: 12 },
+    { sku: 'PADS', quantity: 0 },
+    { sku: 'WIPER', quantity: 3 },
+  ]);
+  const vehicles = await admin.importVehicles('client', [
+    { reference: 'V-1', make: 'Peugeot', model: '208', year: 2021, mileageKm: 30000, fuel: 'petrol', gearbox: 'manual', priceCents: 1500000 },
+    { reference: 'V-2', make: 'Renault', model: 'Clio', year: 2020, mileageKm: 42000, fuel: 'diesel', gearbox: 'manual', priceCents: 1200000 },
+  ]);
+  const quote = (customerName: string) =>
+    admin.createQuote({ garageSlug: 'client', customerName, lines: [{ label: 'Labour', quantity: 1, unitPriceCents: 6500, vatRate: 20 }] });
+  const quotes = { accept: await quote('Jeanne'), refuse: await quote('Paul') };
+
+  const api = await new Promise<{ url: string; stop: () => Promise<void> }>((resolve, reject) => {
+    const child = spawn(process.execPath, [API_MAIN], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        METRICS_PORT: '0',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: database.url,
+        ENCRYPTION_KEY: encryptionKey,
+        WEBHOOK_RETRY_SCHEDULE: '1h',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<void>((done) => child.on('exit', () => done()));
+    const stop = async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    };
+    t.teardown(stop);
+    const timer = setTimeout(() => reject(new Error('the API did not listen within 60 s')), 60_000);
+    let buffer = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffer += chunk;
+      const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(buffer);
+      if (listening) {
+        clearTimeout(timer);
+        resolve({ url: listening[1]!, stop });
+      }
+      if (buffer.length > 100_000) buffer = buffer.slice(-1_000);
+    });
+    child.on('exit', (code) => reject(new Error(`the API exited (${code}) before listening`)));
+  });
+
+  return {
+    url: api.url,
+    apiKey: integration.apiKey,
+    integrationId: integration.integration.id,
+    webhookSecret: integration.webhookSecret,
+    receiver,
+    productIds: products.ids,
+    vehicleIds: vehicles.ids,
+    quotes,
+    database,
+  };
+};
