@@ -78,6 +78,18 @@ const waitFor = async (proc, url, timeoutMs) => {
   throw new Error(`${url}: no 200 within ${timeoutMs} ms`);
 };
 
+/** What the API and the worker both run with: production mode, loopback only, metrics on any free port. */
+const serviceEnv = (port, databaseUrl, encryptionKey) => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  NODE_ENV: 'production',
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  METRICS_PORT: '0',
+  DATABASE_URL: databaseUrl,
+  ENCRYPTION_KEY: encryptionKey,
+});
+
 /**
  * The API against the bench database and Redis, logging at info as operators run it, into `logFile`.
  * TRUST_PROXY names the loopback address: the lead scenario sends a distinct X-Forwarded-For per request so that the
@@ -89,15 +101,8 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfil
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   const args = [...flags, ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [])];
   const proc = startProcess('api', [...args, 'apps/api/dist/main.js'], {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    METRICS_PORT: '0',
-    DATABASE_URL: databaseUrl,
+    ...serviceEnv(port, databaseUrl, encryptionKey),
     REDIS_URL: redisUrl,
-    ENCRYPTION_KEY: encryptionKey,
     // Measured as operators run it: one info line per request (issue 18).
     LOG_LEVEL: 'info',
     TRUST_PROXY: '127.0.0.1',
@@ -135,14 +140,7 @@ export const startBare = async ({ bodyFile }) => {
 export const startWorker = async ({ databaseUrl, encryptionKey }) => {
   const port = await freePort();
   const proc = startProcess('worker', ['apps/worker/dist/main.js'], {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    METRICS_PORT: '0',
-    DATABASE_URL: databaseUrl,
-    ENCRYPTION_KEY: encryptionKey,
+    ...serviceEnv(port, databaseUrl, encryptionKey),
     // One line per attempt would cost the worker more than the attempt; warnings and errors still show.
     LOG_LEVEL: 'warn',
   });

@@ -1,24 +1,44 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 
+const strangerEnv = (): NodeJS.ProcessEnv => {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(npm_|NODE_OPTIONS$|NODE_V8_COVERAGE$|TAP)/i.test(name)),
+  );
+  const path = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => !dir.startsWith(root) && !dir.includes('node_modules'))
+    .join(delimiter);
+  return { ...env, PATH: path };
+};
+
 /** What a connector developer gets from the registry: the packed tarball, installed by npm outside the workspace. */
 t.test('the packed tarball installs and type-checks in an empty directory, for browsers and for Node', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'garage-client-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  execFileSync('pnpm', ['--filter', '@garage/client', 'pack', '--pack-destination', dir], { cwd: root, stdio: 'pipe' });
+  execFileSync('pnpm', ['--filter', '@garage/client', 'pack', '--pack-destination', dir], { cwd: root, stdio: 'pipe', timeout: 120_000 });
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'));
   t.ok(tarball, 'pnpm pack made a tarball');
   const app = join(dir, 'app');
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'connector', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, tarball!)], { cwd: app, stdio: 'pipe' });
+  // As a stranger's shell runs it: the machine's own node and npm (not the workspace's Node, whose npm would miss the
+  // machine's global npm configuration, certificates included), none of the variables pnpm gives its scripts, and
+  // bounded in time.
+  const cleanEnv = strangerEnv();
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, tarball!)], {
+    cwd: app,
+    stdio: 'pipe',
+    env: cleanEnv,
+    timeout: 180_000,
+  });
   const installed = JSON.parse(readFileSync(join(app, 'node_modules/@garage/client/package.json'), 'utf8')) as Record<string, unknown>;
   t.notMatch(JSON.stringify(installed), /workspace:/, 'no workspace: dependency in the published manifest');
 
@@ -66,7 +86,7 @@ export const receive = (secret: string, headers: Headers, body: string): string 
   );
   const check = () => {
     try {
-      execFileSync(process.execPath, [tsc, '-p', app], { cwd: app, stdio: 'pipe', encoding: 'utf8' });
+      execFileSync(process.execPath, [tsc, '-p', app], { cwd: app, stdio: 'pipe', encoding: 'utf8', env: cleanEnv });
       return '';
     } catch (err) {
       return String((err as { stdout?: string }).stdout ?? err);
@@ -74,9 +94,10 @@ export const receive = (secret: string, headers: Headers, body: string): string 
   };
   t.equal(check(), '', 'type-checks with browser types only');
 
-  const loaded = execFileSync(process.execPath, ['--input-type=module', '-e', "import('@garage/client').then((m) => console.log(Object.keys(m).sort().join(',')))"], {
+  const loaded = execFileSync('node', ['--input-type=module', '-e', "import('@garage/client').then((m) => console.log(Object.keys(m).sort().join(',')))"], {
     cwd: app,
     encoding: 'utf8',
+    env: cleanEnv,
   });
-  t.equal(loaded.trim(), 'ApiError,createClient,verifyWebhook', 'loads in Node');
+  t.equal(loaded.trim(), 'ApiError,createClient,verifyWebhook', "loads in the machine's Node");
 });

@@ -48,7 +48,8 @@ export const startDeliveryEngine = ({
   const inFlightBy = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let stopping = false;
-  let filling = false;
+  /** The claiming pass in progress, if any: stopping waits for it, so that what it claims is attempted and recorded. */
+  let filling: Promise<void> | null = null;
   let again = false;
   let failures = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -67,7 +68,11 @@ export const startDeliveryEngine = ({
       if (untilDue > 0) delay = Math.max(MIN_SLEEP_MS, Math.min(untilDue, pollIntervalMs));
     }
     if (stopping) return;
+    // Passes overlap (a finished attempt claims while another pass sleeps): one timer only, the latest.
+    clearTimeout(timer);
     timer = setTimeout(() => void fill(), delay);
+    // The process lives for its servers, not for this timer.
+    timer.unref();
   };
 
   const start = (delivery: ClaimedDelivery) => {
@@ -85,13 +90,7 @@ export const startDeliveryEngine = ({
     running.add(run);
   };
 
-  const fill = async (): Promise<void> => {
-    if (stopping) return;
-    if (filling) {
-      again = true;
-      return;
-    }
-    filling = true;
+  const claimAndStart = async (): Promise<void> => {
     try {
       do {
         again = false;
@@ -112,9 +111,18 @@ export const startDeliveryEngine = ({
     } catch (err) {
       failures += 1;
       logger.error({ err }, 'claiming webhook deliveries failed');
-    } finally {
-      filling = false;
     }
+  };
+
+  const fill = async (): Promise<void> => {
+    if (stopping) return;
+    if (filling) {
+      again = true;
+      return;
+    }
+    filling = claimAndStart();
+    await filling;
+    filling = null;
     await sleepUntilNextDue();
   };
 
@@ -131,6 +139,7 @@ export const startDeliveryEngine = ({
     async stop() {
       stopping = true;
       clearTimeout(timer);
+      await filling;
       const stopListening = await unlisten;
       await stopListening?.();
       while (running.size > 0) await Promise.allSettled([...running]);

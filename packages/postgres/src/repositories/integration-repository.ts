@@ -111,24 +111,18 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
     async update(id, changes) {
       if (!isUuid(id)) return null;
       const { webhookUrl } = changes;
-      const updateIntegration = db
-        .updateTable('integrations')
-        .set({
-          ...(changes.name === undefined ? {} : { name: changes.name }),
-          ...(changes.sync === undefined
-            ? {}
-            : { sync_appointments: changes.sync.appointments, sync_catalog: changes.sync.catalog, sync_stock: changes.sync.stock }),
-          ...(webhookUrl === undefined ? {} : { webhook_url: webhookUrl }),
-        })
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .returning(COLUMNS);
+      const columns = {
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.sync === undefined
+          ? {}
+          : { sync_appointments: changes.sync.appointments, sync_catalog: changes.sync.catalog, sync_stock: changes.sync.stock }),
+        ...(webhookUrl === undefined ? {} : { webhook_url: webhookUrl }),
+      };
       if (webhookUrl === undefined) {
-        if (changes.name === undefined && changes.sync === undefined) {
-          const row = await select().where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
-          return row ? toIntegration(row) : null;
-        }
-        const row = await updateIntegration.executeTakeFirst();
+        const row =
+          Object.keys(columns).length === 0
+            ? await select().where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst()
+            : await db.updateTable('integrations').set(columns).where('id', '=', id).where('revoked_at', 'is', null).returning(COLUMNS).executeTakeFirst();
         return row ? toIntegration(row) : null;
       }
       // One statement: a new URL takes the pending deliveries with it (the old endpoint may be gone for good), and no
@@ -144,13 +138,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
             .returning('id'),
         )
         .updateTable('integrations')
-        .set({
-          ...(changes.name === undefined ? {} : { name: changes.name }),
-          ...(changes.sync === undefined
-            ? {}
-            : { sync_appointments: changes.sync.appointments, sync_catalog: changes.sync.catalog, sync_stock: changes.sync.stock }),
-          webhook_url: webhookUrl,
-        })
+        .set(columns)
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .returning(COLUMNS)

@@ -1,27 +1,10 @@
-import {
-  DELIVERY_STATUSES,
-  WEBHOOK_EVENT_TYPES,
-  type ClaimedDelivery,
-  type DeliveryQueue,
-  type DeliveryStatus,
-  type WebhookEventType,
-  isUuid,
-} from '@garage/domain';
+import { type ClaimedDelivery, type DeliveryQueue, isUuid } from '@garage/domain';
 import { sql, type Kysely } from 'kysely';
 import { withErrorMapping } from '../errors.js';
 import { nowMs } from '../repositories/clocks.js';
 import { notifyOutbox } from './outbox-channel.js';
 import type { Database } from '../schema.js';
-
-const asEventType = (value: string): WebhookEventType => {
-  if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(value)) throw new Error(`unknown webhook event type ${value}`);
-  return value as WebhookEventType;
-};
-
-const asStatus = (value: string): DeliveryStatus => {
-  if (!(DELIVERY_STATUSES as readonly string[]).includes(value)) throw new Error(`unknown delivery status ${value}`);
-  return value as DeliveryStatus;
-};
+import { asEventType, asStatus } from './rows.js';
 
 /**
  * The delivery queue on `webhook_deliveries`. A claim is one statement: it locks due rows with FOR UPDATE SKIP

@@ -1,17 +1,8 @@
-import { DELIVERY_STATUSES, isUuid, WEBHOOK_EVENT_TYPES, type DeliveryStatus, type WebhookEventType, type WebhookFeed } from '@garage/domain';
+import { isUuid, type WebhookFeed } from '@garage/domain';
 import { sql, type Kysely } from 'kysely';
 import { withErrorMapping } from '../errors.js';
 import type { Database } from '../schema.js';
-
-const asEventType = (value: string): WebhookEventType => {
-  if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(value)) throw new Error(`unknown webhook event type ${value}`);
-  return value as WebhookEventType;
-};
-
-const asStatus = (value: string): DeliveryStatus => {
-  if (!(DELIVERY_STATUSES as readonly string[]).includes(value)) throw new Error(`unknown delivery status ${value}`);
-  return value as DeliveryStatus;
-};
+import { asEventType, asStatus } from './rows.js';
 
 /**
  * An integration's own view of its webhooks (CONTRACT.md §5.1). Read from the primary: a connector checking the
