@@ -37,7 +37,11 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
 
   const products = doc.paths['/api/public/products'].get;
   const params = products.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort();
-  t.same(params, ['query:cursor', 'query:limit', 'query:sku', 'query:updatedSince'], 'apiKey is a security scheme, not a parameter');
+  t.same(
+    params,
+    ['header:if-none-match', 'header:x-request-id', 'query:cursor', 'query:limit', 'query:sku', 'query:updatedSince'],
+    'apiKey is a security scheme, not a parameter; the request headers are declared',
+  );
   t.same(products.security, [{ apiKey: [] }, { apiKeyQuery: [] }]);
   t.same(Object.keys(products.responses).sort(), ['200', '304', '400', '401', '405', '429', '500', '503']);
   // Named schemas are components: follow the reference.
@@ -52,7 +56,8 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
   t.notOk(products.responses['304'].content, 'a 304 has no body');
 
   const fleet = doc.paths['/api/public/fleet'].get;
-  t.same(fleet.parameters.map((p: { name: string }) => p.name).sort(), ['cursor', 'fuel', 'garageSlug', 'limit', 'make', 'updatedSince']);
+  const queryOf = (op: { parameters: { name: string; in: string }[] }) => op.parameters.filter((p) => p.in === 'query').map((p) => p.name).sort();
+  t.same(queryOf(fleet), ['cursor', 'fuel', 'garageSlug', 'limit', 'make', 'updatedSince']);
   t.same(fleet.security, [{ apiKey: [] }, { apiKeyQuery: [] }, {}], 'a key, or none with the public garageSlug');
   const item = doc.paths['/api/public/fleet/{vehicleId}'].get;
   t.ok(item.responses['404']);
@@ -134,6 +139,8 @@ t.test('named component schemas, 429 on key-authenticated operations, and a webh
   for (const op of Object.values(doc.paths).flatMap((item) => Object.values(item))) {
     if (op.security?.some((r) => 'apiKey' in r)) t.ok(op.responses['429'], `${op.operationId}: 429 (failed-authentication throttle)`);
     t.notOk(op.parameters?.some((p) => p.in === 'query' && p.name === 'apiKey'), `${op.operationId}: no apiKey parameter`);
+    t.ok(op.parameters?.some((p) => p.in === 'header' && p.name === 'x-request-id'), `${op.operationId}: x-request-id declared`);
+    if (op.responses['304']) t.ok(op.parameters?.some((p) => p.in === 'header' && p.name === 'if-none-match'), `${op.operationId}: If-None-Match`);
   }
   t.same(Object.keys(doc.webhooks).sort(), [
     'appointment.cancelled', 'appointment.created', 'appointment.rescheduled', 'appointment.updated',

@@ -74,6 +74,30 @@ const DEPRECATED_KEY = {
   link: header('The documentation of the deprecation, when `Deprecation` is sent'),
 };
 
+const REQUEST_ID_PARAMETER = {
+  name: 'x-request-id',
+  in: 'header',
+  required: false,
+  description: 'Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise',
+  schema: { type: 'string', maxLength: 128 },
+};
+const IF_NONE_MATCH_PARAMETER = {
+  name: 'if-none-match',
+  in: 'header',
+  required: false,
+  description: 'The ETag of the copy you have: 304 without a body while it is still current',
+  schema: { type: 'string' },
+};
+
+/** The request headers every operation reads (`x-request-id`) and those of conditional GETs (`If-None-Match`). */
+const requestHeaders = (operation: Operation) => {
+  const has = (name: string) => operation.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === name) ?? false;
+  return [
+    ...(has('x-request-id') ? [] : [REQUEST_ID_PARAMETER]),
+    ...('304' in (operation.responses ?? {}) && !has('if-none-match') ? [IF_NONE_MATCH_PARAMETER] : []),
+  ];
+};
+
 const SIGNATURE_HEADERS = [
   { name: 'webhook-id', description: 'The event id: the same on every retry; `id` in `GET /events`' },
   { name: 'webhook-timestamp', description: 'Unix seconds of this attempt' },
@@ -155,6 +179,7 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
           content: errorBody,
         };
       }
+      operation.parameters = [...(operation.parameters ?? []), ...requestHeaders(operation)];
       const idempotent = operation.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') ?? false;
       const rateLimited = operation['x-rate-limited'] === true;
       delete operation['x-rate-limited'];

@@ -872,7 +872,12 @@ export interface operations {
                 updatedSince?: string;
                 sku?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The ETag of the copy you have: 304 without a body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1050,7 +1055,12 @@ export interface operations {
                 updatedSince?: string;
                 sku?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The ETag of the copy you have: 304 without a body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1241,7 +1251,12 @@ export interface operations {
                 /** @description Matches the calling integration's own references only */
                 externalRef?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The ETag of the copy you have: 304 without a body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1411,6 +1426,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response again, with `Idempotent-Replayed: true`. A different body under the key gives 422; a repeat while the first request is still running gives 409 IDEMPOTENCY_IN_PROGRESS. Use a fresh random value (a UUID) per operation. */
                 "idempotency-key"?: string;
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1658,7 +1675,12 @@ export interface operations {
                 /** @description The booking's length; defaults to slotMinutes */
                 durationMinutes?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The ETag of the copy you have: 304 without a body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1823,7 +1845,12 @@ export interface operations {
     getAppointment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The ETag of the copy you have: 304 without a body while it is still current */
+                "if-none-match"?: string;
+            };
             path: {
                 appointmentId: string;
             };
@@ -2010,6 +2037,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response again, with `Idempotent-Replayed: true`. A different body under the key gives 422; a repeat while the first request is still running gives 409 IDEMPOTENCY_IN_PROGRESS. Use a fresh random value (a UUID) per operation. */
                 "idempotency-key"?: string;
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
             };
             path: {
                 appointmentId: string;
@@ -2269,6 +2298,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response again, with `Idempotent-Replayed: true`. A different body under the key gives 422; a repeat while the first request is still running gives 409 IDEMPOTENCY_IN_PROGRESS. Use a fresh random value (a UUID) per operation. */
                 "idempotency-key"?: string;
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
             };
             path: {
                 appointmentId: string;
@@ -2526,7 +2557,10 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2781,7 +2815,10 @@ export interface operations {
                 /** @description The event type (CONTRACT.md §5) */
                 type?: "appointment.created" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.updated" | "quote.accepted" | "quote.refused" | "lead.created";
             };
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2925,7 +2962,10 @@ export interface operations {
     retryWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+            };
             path: {
                 deliveryId: string;
             };
@@ -3147,7 +3187,10 @@ export interface operations {
                 /** @description RFC 3339; only events at or after this time */
                 since?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3306,7 +3349,12 @@ export interface operations {
                 /** @description Public access without a key: the garage slug. Malformed: 400 (checked before any lookup); unknown: 404. */
                 garageSlug?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The ETag of the copy you have: 304 without a body while it is still current */
+                "if-none-match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3493,7 +3541,12 @@ export interface operations {
                 /** @description Public access without a key: the garage slug. Malformed: 400 (checked before any lookup); unknown: 404. */
                 garageSlug?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The ETag of the copy you have: 304 without a body while it is still current */
+                "if-none-match"?: string;
+            };
             path: {
                 vehicleId: string;
             };
@@ -3680,6 +3733,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response again, with `Idempotent-Replayed: true`. A different body under the key gives 422; a repeat while the first request is still running gives 409 IDEMPOTENCY_IN_PROGRESS. Use a fresh random value (a UUID) per operation. */
                 "idempotency-key"?: string;
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3911,7 +3966,12 @@ export interface operations {
     getQuote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The ETag of the copy you have: 304 without a body while it is still current */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description The token of the quote link; an unknown token gives 404 */
                 token: string;
@@ -4015,6 +4075,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response again, with `Idempotent-Replayed: true`. A different body under the key gives 422; a repeat while the first request is still running gives 409 IDEMPOTENCY_IN_PROGRESS. Use a fresh random value (a UUID) per operation. */
                 "idempotency-key"?: string;
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
             };
             path: {
                 /** @description The token of the quote link; an unknown token gives 404 */
@@ -4258,6 +4320,8 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response again, with `Idempotent-Replayed: true`. A different body under the key gives 422; a repeat while the first request is still running gives 409 IDEMPOTENCY_IN_PROGRESS. Use a fresh random value (a UUID) per operation. */
                 "idempotency-key"?: string;
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
             };
             path: {
                 /** @description The token of the quote link; an unknown token gives 404 */
