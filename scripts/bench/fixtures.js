@@ -52,6 +52,22 @@ export const bookableSlots = async (api, garage, horizonDays) => {
   return slots;
 };
 
+/** The same slots taken round-robin by local date: consecutive bookings fall on different days. */
+export const spreadOverDays = (slots) => {
+  const byDay = new Map();
+  for (const slot of slots) {
+    const day = slot.slice(0, 10);
+    if (!byDay.has(day)) byDay.set(day, []);
+    byDay.get(day).push(slot);
+  }
+  const queues = [...byDay.values()];
+  const spread = [];
+  for (let i = 0; spread.length < slots.length; i++) {
+    for (const queue of queues) if (i < queue.length) spread.push(queue[i]);
+  }
+  return spread;
+};
+
 /** Vehicles of the fleet lists (not sold), for the lead scenario. */
 export const listedVehicleIds = async (api, garages) => {
   const ids = [];

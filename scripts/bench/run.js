@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createTestDatabase } from '../../packages/testkit/dist/databases.js';
 import { postgresCpuDelta, postgresCpuMs, processCpuMs, processRssMiB } from './cpu.js';
-import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, walkCursors } from './fixtures.js';
+import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, spreadOverDays, walkCursors } from './fixtures.js';
 import { summariseProfileDir } from './profile-summary.js';
 import { loadAverage, machine, statusSummary, table } from './report.js';
 import { benchDelivery } from './delivery.js';
@@ -154,6 +154,7 @@ const main = async () => {
     bigCursors: big.cursors.filter((c) => c.depth <= big.total - 110),
     leadVehicleIds: paths.has('/api/public/fleet/lead') ? await listedVehicleIds(api, garages.regular) : null,
     slots: paths.has('/api/public/appointments') ? await bookableSlots(api, garages.booking, 60) : null,
+    daySlots: paths.has('/api/public/appointments') ? spreadOverDays(await bookableSlots(api, garages.days, 60)) : null,
     busyRange: busyRange(),
   };
   if (!fixtures.leadVehicleIds) log('POST /api/public/fleet/lead is not in this API yet: lead scenario skipped');
@@ -176,8 +177,9 @@ const main = async () => {
   let overbooked = null;
   if (fixtures.slots && results.some((r) => r.scenario.booking)) {
     const { rows: over } = await database.handle.pool.query(
-      `select starts_at, count(*)::int as n from appointments where garage_id = $1 group by starts_at having count(*) > 2`,
-      [garages.booking.id],
+      `select a.starts_at, count(*)::int as n from appointments a join garages g on g.id = a.garage_id
+        where a.garage_id = any($1) group by a.garage_id, a.starts_at, g.capacity having count(*) > g.capacity`,
+      [[garages.booking.id, garages.days.id]],
     );
     overbooked = over.length;
   }
@@ -249,11 +251,10 @@ const main = async () => {
     const rps = uncached.result.requests.average;
     target(`uncached page ≥ 3,000 req/s with API CPU ≤ 300 µs/req: ${Math.round(rps)} req/s, ${Math.round(uncached.serverUs ?? NaN)} µs`, rps >= 3000 && uncached.serverUs <= 300, rps);
   }
-  const booking = results.find((r) => r.scenario.booking);
-  if (booking) {
-    const won = booking.result.statusCodeStats?.['201']?.count ?? 0;
-    const perSecond = won / DURATION;
-    target(`booking ≥ 1,000 per second: ${Math.round(perSecond)} booked/s (${Math.round(booking.result.requests.average)} req/s with SLOT_FULL answers)`, perSecond >= 1000, perSecond);
+  const acrossDays = results.find((r) => r.scenario.booking === 'days');
+  if (acrossDays) {
+    const perSecond = (acrossDays.result.statusCodeStats?.['201']?.count ?? 0) / DURATION;
+    target(`booking ≥ 1,000 per second across different days: ${Math.round(perSecond)} booked/s`, perSecond >= 1000, perSecond);
   }
   const reads = results.filter((r) => r.scenario.target === 'read' || r.scenario.target === 'conditional');
   const worst = reads.reduce((max, r) => Math.max(max, r.result.latency.p99), 0);

@@ -40,7 +40,7 @@ const deepPagesMissing = (garage, cursors) => {
 const clientAddress = (n) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
 export const buildScenarios = ({ api, bare, fixtures }) => {
-  const { regular, big, small, booking } = fixtures.garages;
+  const { regular, big, small, booking, days } = fixtures.garages;
   const scenarios = [
     {
       name: 'bare Fastify route, same bytes',
@@ -189,6 +189,34 @@ export const buildScenarios = ({ api, bare, fixtures }) => {
                 customer: { name: `Customer ${n}`, email: `customer${n}@example.com` },
                 vehicle: { plate: 'AB-123-CD', make: 'Peugeot', model: '208' },
               }),
+            };
+          },
+          path: '/api/public/appointments',
+        },
+      ],
+    });
+  }
+
+  if (fixtures.daySlots) {
+    const slots = fixtures.daySlots;
+    let n = 0;
+    scenarios.push({
+      name: 'booking across days, one request per place',
+      // Consecutive requests on different days (and so under different locks); each pass over the slots takes one
+      // more of their 10 places. SLOT_FULL only once every place is taken.
+      expect: [201, 409],
+      booking: 'days',
+      warmup: false,
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': days.key },
+          setupRequest: (request) => {
+            const startsAt = slots[n % slots.length];
+            n += 1;
+            return {
+              ...request,
+              body: JSON.stringify({ startsAt, customer: { name: `Customer ${n}`, email: `customer${n}@example.com` } }),
             };
           },
           path: '/api/public/appointments',

@@ -91,8 +91,8 @@ export const seed = async (database, encryptionKey, log) => {
   const db = database.handle.db;
   const pool = database.handle.pool;
   const admin = makeAdminUseCasesOn(db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
-  const createGarage = async (slug, products) => {
-    const garage = await admin.createGarage({ slug, name: `Garage ${slug}` });
+  const createGarage = async (slug, products, settings = {}) => {
+    const garage = await admin.createGarage({ slug, name: `Garage ${slug}`, ...settings });
     const created = await admin.createIntegration({
       garageSlug: slug,
       name: 'bench connector',
@@ -110,6 +110,9 @@ export const seed = async (database, encryptionKey, log) => {
   const booking = await createGarage('bench-booking', 0);
   // A garage whose next month is busy: availability over 31 days must count thousands of appointments (issue 13).
   const busy = await createGarage('bench-busy', 0);
+  // Bookings spread over many days (a lock per garage and day): what a garage's many connectors do at once.
+  // 15-minute slots, 10 places each: some 17,000 places over the 60-day horizon, enough for the scenario's run.
+  const days = await createGarage('bench-days', 0, { slotMinutes: 15, capacity: 10, minNoticeMinutes: 0 });
 
   const catalogGarages = [...regular, big, small];
   // One connection without the pool's statement timeout: a bulk load on a busy machine may well take longer.
@@ -133,5 +136,5 @@ export const seed = async (database, encryptionKey, log) => {
   } finally {
     client.release();
   }
-  return { regular, big, small, booking, busy };
+  return { regular, big, small, booking, busy, days };
 };

@@ -39,6 +39,8 @@ export interface AppOverrides {
   keyCacheTtlMs?: number;
   /** How often expired Idempotency-Key records are purged (tests shorten it). */
   idempotencyPurgeIntervalMs?: number;
+  /** How long an instance shares a list's probed version (list-cache.ts); tests that write then read at once pass 0. */
+  listVersionShareMs?: number;
 }
 
 const API_DESCRIPTION = `Public integration API of the garage-management system.
@@ -139,7 +141,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(rateLimits);
   await app.register(auth);
   // After auth (a cached page is served only to a request that passed it) and http-conventions (ETags).
-  await app.register(listCache, { clock: overrides.clock });
+  await app.register(listCache, { clock: overrides.clock, versionShareMs: overrides.listVersionShareMs });
 
   await app.register(routes);
   return app;

@@ -38,6 +38,8 @@ export interface BuildOptions {
   clock?: Clock;
   keyCacheTtlMs?: number;
   idempotencyPurgeIntervalMs?: number;
+  /** The list cache's shared version window; 0 by default here, so that a write is seen by the very next read. */
+  listVersionShareMs?: number;
   /** Point the app at another server (e.g. a proxy in front of Postgres) for the same database. */
   databaseUrl?: (url: string) => string;
   env?: Record<string, string>;
@@ -89,6 +91,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     clock: options.clock,
     keyCacheTtlMs: options.keyCacheTtlMs,
     idempotencyPurgeIntervalMs: options.idempotencyPurgeIntervalMs,
+    listVersionShareMs: options.listVersionShareMs ?? 0,
   });
   t.teardown(async () => {
     await app.close();

@@ -1,7 +1,7 @@
 import { testClock } from '@garage/testkit';
 import t from 'tap';
 import { KEY_CACHE_TTL_MS } from '../src/composition/use-cases.js';
-import { PAGE_CACHE_MAX_AGE_MS } from '../src/plugins/list-cache.js';
+import { LIST_VERSION_SHARE_MS, PAGE_CACHE_MAX_AGE_MS } from '../src/plugins/list-cache.js';
 import { build, product, seedGarage, vehicle } from './helper.js';
 
 /** A change must reach every reader within 5 s. */
@@ -139,4 +139,29 @@ t.test('list page cache', async (t) => {
     t.equal(fleet.statusCode, 200);
     t.equal(JSON.parse(fleet.body).data.length, 3);
   });
+});
+
+t.test('a probed version is shared for a second: no database round trip per request, a write seen within it', async (t) => {
+  const clock = testClock(Date.now());
+  const { app, admin } = await build(t, { clock, listVersionShareMs: LIST_VERSION_SHARE_MS });
+  const garage = await seedGarage(admin, 'shared');
+  await app.ready();
+  let probes = 0;
+  const probe = app.listVersionProbe;
+  const versions = probe.versions.bind(probe);
+  probe.versions = (list, garageIds) => ((probes += 1), versions(list, garageIds));
+  const get = () => app.inject({ method: 'GET', url: '/api/public/products', headers: { 'x-api-key': garage.keys.all } });
+
+  const first = await get();
+  t.equal(probes, 1);
+  for (let i = 0; i < 5; i++) t.equal((await get()).headers.etag, first.headers.etag);
+  t.equal(probes, 1, 'five more requests within the second: no probe');
+  await admin.importProducts('shared', [product('NEW-1')]);
+  t.equal((await get()).headers.etag, first.headers.etag, 'within the second, the page probed before the write');
+  clock.advance(LIST_VERSION_SHARE_MS + 1);
+  const after = await get();
+  t.not(after.headers.etag, first.headers.etag, 'after it, the write');
+  t.ok(after.json().data.some((p: { sku: string }) => p.sku === 'NEW-1'));
+  t.equal(probes, 2);
+  t.ok(LIST_VERSION_SHARE_MS + PAGE_CACHE_MAX_AGE_MS <= CHANGE_WINDOW_MS, 'shared version and page age stay inside the 5 s');
 });

@@ -66,7 +66,9 @@ t.test('with DATABASE_URL: migrates, seeds nothing, stops cleanly', async (t) =>
 
 t.test('on a terminal, pnpm start prints readable lines and a demo-key banner that stands out', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'garage-tty-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  // The API runs under `script` in a session of its own: killing `script` ends it by SIGHUP a moment later, while it
+  // may still write to its data directory, so the removal retries until it is gone.
+  t.teardown(() => rm(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }));
   // `script` gives the process a pseudo-terminal, as a person's shell would.
   const child = spawn('script', ['-qfc', `"${process.execPath}" "${MAIN}"`, '/dev/null'], {
     cwd: dir,

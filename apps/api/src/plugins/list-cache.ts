@@ -49,12 +49,20 @@ interface CachedPage {
 }
 
 /**
- * The current version of one list, by garage. Every request asks (a version remembered even for a second would let a
- * cursor walk mix pages from before and after a write, and miss an item that moved), but requests share queries:
- * while one is out, the garages asked for meanwhile wait and go together in the next. A request never joins a query
- * sent before it arrived, so it sees every write committed before it came in.
+ * How long one instance shares a probed version among its requests (CONTRACT.md §6 allows 5 s for a change to reach
+ * every reader): a busy list costs one probe a second per garage instead of one per request. With the page's own
+ * maximum age the staleness stays at most 4 s. Cursor walks stay whole: keyset positions are `(updatedAt, id)`, a
+ * changed item moves to the end of the list, so a walk that mixes a page from just before a write with pages read
+ * after it still meets every item.
  */
-const versionsOf = (probe: ListVersionProbe, list: ListName) => {
+export const LIST_VERSION_SHARE_MS = 1000;
+
+/**
+ * The current version of one list, by garage. Requests within `shareMs` of a probe reuse its answer; otherwise they
+ * share queries: while one is out, the garages asked for meanwhile wait and go together in the next, so a request
+ * never joins a query sent before it arrived.
+ */
+const versionsOf = (probe: ListVersionProbe, list: ListName, shareMs: number, clock: Clock) => {
   let inFlight: Promise<unknown> = Promise.resolve();
   const loader = new DataLoader<string, string>(
     (garageIds) => {
@@ -64,7 +72,15 @@ const versionsOf = (probe: ListVersionProbe, list: ListName) => {
     },
     { cache: false, maxBatchSize: 500, batchScheduleFn: (dispatch) => void inFlight.then(dispatch) },
   );
-  return (garageId: string) => loader.load(garageId);
+  if (shareMs <= 0) return (garageId: string) => loader.load(garageId);
+  const recent = new LRUCache<string, string>({ max: MAX_ENTRIES, ttl: shareMs, ttlResolution: 0, perf: { now: () => clock.now().getTime() } });
+  return async (garageId: string) => {
+    const known = recent.get(garageId);
+    if (known !== undefined) return known;
+    const version = await loader.load(garageId);
+    recent.set(garageId, version);
+    return version;
+  };
 };
 
 /** The garage, the list and every parameter that shapes the page, in a fixed order. */
@@ -79,17 +95,19 @@ const keyOf = (list: ListName, garageId: string, query: unknown) => {
 export interface ListCacheOptions {
   /** Tests move time to check the maximum age. */
   clock?: Clock;
+  /** How long a probed version is shared (`LIST_VERSION_SHARE_MS`); tests that write then read at once pass 0. */
+  versionShareMs?: number;
 }
 
 /**
  * A per-instance cache of list pages (the exact bytes and their ETag), so that a connector polling an unchanged list
  * costs one small indexed query instead of reading, serialising and hashing the page again; a matching
- * `If-None-Match` is then answered 304 from the cached ETag. Every request first asks the database for the list's
- * version for its garage (batched), and a page is served only if it was read at that same version, so a write is
- * seen by the next request. Pages are keyed by garage: one garage never gets another's page.
+ * `If-None-Match` is then answered 304 from the cached ETag. Every request first learns the list's version for its
+ * garage (probed at most once a second per instance, batched), and a page is served only if it was read at that same
+ * version, so a write is seen within a second. Pages are keyed by garage: one garage never gets another's page.
  */
 export default fp(
-  async (app: FastifyInstance, { clock = systemClock }: ListCacheOptions) => {
+  async (app: FastifyInstance, { clock = systemClock, versionShareMs = LIST_VERSION_SHARE_MS }: ListCacheOptions) => {
     const probe = app.listVersionProbe;
     const pages = new LRUCache<string, CachedPage>({
       max: MAX_ENTRIES,
@@ -101,9 +119,9 @@ export default fp(
       perf: { now: () => clock.now().getTime() },
     });
     const versionOf = {
-      products: versionsOf(probe, 'products'),
-      stock: versionsOf(probe, 'stock'),
-      vehicles: versionsOf(probe, 'vehicles'),
+      products: versionsOf(probe, 'products', versionShareMs, clock),
+      stock: versionsOf(probe, 'stock', versionShareMs, clock),
+      vehicles: versionsOf(probe, 'vehicles', versionShareMs, clock),
     } satisfies Record<ListName, unknown>;
 
     /** Pages being read right now, by key: a request for the same page at the same version waits for that read. */
