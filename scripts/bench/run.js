@@ -256,7 +256,8 @@ const main = async () => {
     const perSecond = (acrossDays.result.statusCodeStats?.['201']?.count ?? 0) / DURATION;
     target(`booking ≥ 1,000 per second across different days: ${Math.round(perSecond)} booked/s`, perSecond >= 1000, perSecond);
   }
-  const reads = results.filter((r) => r.scenario.target === 'read' || r.scenario.target === 'conditional');
+  // Cached reads only: the scenarios that never ask for the same page twice measure the uncached path.
+  const reads = results.filter((r) => (r.scenario.target === 'read' || r.scenario.target === 'conditional') && r.scenario.distinct === undefined);
   const worst = reads.reduce((max, r) => Math.max(max, r.result.latency.p99), 0);
   target(`p99 ≤ 10 ms for every cached read: worst ${ms(worst)} ms`, worst <= 10, reads.length ? worst : NaN);
   target(`API memory (RSS) ≤ 200 MB at the end: ${apiRssMiB === null ? 'n/a' : Math.round(apiRssMiB)} MiB`, apiRssMiB !== null && apiRssMiB <= 200, apiRssMiB ?? NaN);
