@@ -1,3 +1,4 @@
+import fastifyHelmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -120,7 +121,11 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     // The generated document is OpenAPI 3.1 (`openapi` above), whose paths completeDocument walks.
     transformObject: (document) => completeDocument(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Parameters<typeof completeDocument>[0]) as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/public/docs', staticCSP: true });
+  // In a scope of its own with @fastify/helmet (`reply.helmet()`), whose per-request hooks then stay off the API.
+  await app.register(async (docs) => {
+    await docs.register(fastifyHelmet, { global: false });
+    await docs.register(swaggerUi, { routePrefix: '/api/public/docs', staticCSP: true });
+  });
 
   await app.register(gracefulClose);
   await app.register(httpConventions);

@@ -20,6 +20,8 @@ export const requestIdOf = (req: IncomingMessage): string => {
 const PATH_END = /[?;#]/;
 /** Query parameters are split at `&`; `;`, `#` and `?` are cut at as well, so that nothing shaped like a key survives. */
 const PARAM_SEPARATOR = /([&;#?])/;
+/** What a query must contain for one of its parameter names to decode to `apikey`. */
+const MAY_NAME_A_KEY = /%|apikey/i;
 /** A quote token is the secret of its customer: its paths are logged without it. */
 const QUOTE_TOKEN_PATH = /^(\/+api\/+public\/+quotes\/+)[^/]+/;
 
@@ -49,6 +51,9 @@ export const redactedPath = (url: string): string => splitUrl(url).path;
 export const redactUrl = (url: string): string => {
   const { path, end } = splitUrl(url);
   if (end === -1) return path;
+  // Every request is logged: a query with no `%` escape and no "apikey" in any spelling cannot name the key, and most
+  // queries are such (`?limit=100&cursor=…`), so they are kept as they are without being split and decoded.
+  if (!MAY_NAME_A_KEY.test(url.slice(end + 1))) return `${path}${url.slice(end)}`;
   const rest = url
     .slice(end + 1)
     .split(PARAM_SEPARATOR)

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -12,7 +12,7 @@ declare module 'fastify' {
   }
 }
 
-const etagOf = (payload: string | Buffer) => `"${createHash('sha256').update(payload).digest('base64url')}"`;
+const etagOf = (body: Buffer) => `"${hash('sha256', body, 'base64url')}"`;
 
 /** RFC 9110 §13.1.2: `*` or a list of entity tags, compared weakly. */
 export const matches = (ifNoneMatch: string, etag: string) => {
@@ -20,14 +20,16 @@ export const matches = (ifNoneMatch: string, etag: string) => {
   return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 };
 
-const conditionalGet = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+const conditionalGet = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
   if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
+  // Encoded once: the hash, the socket and the list cache all take these bytes (a string would be encoded by each).
+  const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
   // A page served from the list cache brings the ETag it was stored with: the same bytes, no need to hash them again.
-  const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
+  const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(body);
   reply.header('etag', etag);
   reply.header('cache-control', 'private, no-cache');
   const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch === undefined || !matches(ifNoneMatch, etag)) return payload;
+  if (ifNoneMatch === undefined || !matches(ifNoneMatch, etag)) return body;
   reply.code(304);
   reply.removeHeader('content-type');
   reply.removeHeader('content-length');
@@ -42,12 +44,14 @@ const conditionalGet = async (request: FastifyRequest, reply: FastifyReply, payl
 export default fp(
   async (app: FastifyInstance) => {
     app.removeContentTypeParser('text/plain');
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback hooks: neither ever waits, and every request runs both.
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      done();
     });
-    app.addHook('onSend', async (request, reply, payload) =>
-      request.routeOptions.config?.etag === true ? conditionalGet(request, reply, payload) : payload,
-    );
+    app.addHook('onSend', (request, reply, payload, done) => {
+      done(null, request.routeOptions.config?.etag === true ? conditionalGet(request, reply, payload) : payload);
+    });
   },
   { name: 'http-conventions' },
 );

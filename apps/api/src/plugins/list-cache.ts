@@ -11,8 +11,12 @@ import { matches } from './http-conventions.js';
  * row), well inside the 5 s in which a change must reach every reader.
  */
 export const PAGE_CACHE_MAX_AGE_MS = 3000;
-/** Per instance: enough for the first pages of thousands of garages, small next to a Node process. */
-const MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * Per instance: some 500 pages of 100 products, the first pages of hundreds of garages. Kept small so that the API
+ * stays within its memory budget (issue 18: RSS ≤ 200 MB): a page is kept 3 s at most, so a bigger cache only holds
+ * pages read once, such as a cursor walk's.
+ */
+const MAX_BYTES = 16 * 1024 * 1024;
 const MAX_ENTRIES = 20_000;
 /** Query parameters that say who is asking, not what: the garage they resolve to is part of the key. */
 const ACCESS_PARAMETERS = new Set(['apiKey', 'garageSlug']);
@@ -48,6 +52,9 @@ interface CachedPage {
   body: Buffer | null;
 }
 
+/** The LRU caches' time source: the test's clock, or Date.now itself (no Date made per lookup). */
+const timerOf = (clock: Clock) => ({ now: clock === systemClock ? Date.now : () => clock.now().getTime() });
+
 /**
  * How long one instance shares a probed version among its requests (CONTRACT.md §6 allows 5 s for a change to reach
  * every reader): a busy list costs one probe a second per garage instead of one per request. With the page's own
@@ -73,7 +80,7 @@ const versionsOf = (probe: ListVersionProbe, list: ListName, shareMs: number, cl
     { cache: false, maxBatchSize: 500, batchScheduleFn: (dispatch) => void inFlight.then(dispatch) },
   );
   if (shareMs <= 0) return (garageId: string) => loader.load(garageId);
-  const recent = new LRUCache<string, string>({ max: MAX_ENTRIES, ttl: shareMs, ttlResolution: 0, perf: { now: () => clock.now().getTime() } });
+  const recent = new LRUCache<string, string>({ max: MAX_ENTRIES, ttl: shareMs, ttlResolution: 0, perf: timerOf(clock) });
   return async (garageId: string) => {
     const known = recent.get(garageId);
     if (known !== undefined) return known;
@@ -116,7 +123,7 @@ export default fp(
       ttl: PAGE_CACHE_MAX_AGE_MS,
       // Read the clock on every lookup rather than reuse a reading for a millisecond: the age bound is exact.
       ttlResolution: 0,
-      perf: { now: () => clock.now().getTime() },
+      perf: timerOf(clock),
     });
     const versionOf = {
       products: versionsOf(probe, 'products', versionShareMs, clock),
@@ -160,20 +167,21 @@ export default fp(
 
     // Registered after http-conventions: the page's ETag is set and, for a 304, the body is already gone. A 304 still
     // teaches the page's ETag, which is all the next conditional request needs.
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       const read = request.pageToCache;
       // Routes of plugins registered before this one (the docs page) have no such property at all.
-      if (!read) return payload;
+      if (!read) return done(null, payload);
       const etag = reply.getHeader('etag');
       let page: CachedPage | null = null;
-      if (typeof etag === 'string' && reply.statusCode === 200 && typeof payload === 'string') {
-        page = { version: read.version, etag, body: Buffer.from(payload) };
+      // http-conventions hands on the body as the bytes it hashed: kept as they are, never copied.
+      if (typeof etag === 'string' && reply.statusCode === 200 && Buffer.isBuffer(payload)) {
+        page = { version: read.version, etag, body: payload };
       } else if (typeof etag === 'string' && reply.statusCode === 304) {
         page = { version: read.version, etag, body: null };
       }
       if (page) pages.set(read.key, page);
       finish(read, page);
-      return payload;
+      done(null, payload);
     });
     // Whatever became of the read (an error, a client gone), those waiting for it must not wait for ever.
     const release = async (request: FastifyRequest) => {

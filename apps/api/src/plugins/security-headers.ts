@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
@@ -7,8 +6,9 @@ import helmet from 'helmet';
 /**
  * The headers helmet's defaults set (CSP, HSTS, nosniff, frame and referrer policies, …), computed once: they never
  * change from one response to the next, and @fastify/helmet's global mode builds helmet's middleware again for every
- * request (its directive parsing alone was ~2 % of a cached page's CPU). A route that needs other headers still has
- * `reply.helmet(options)` from @fastify/helmet, registered without its global hook.
+ * request (its directive parsing alone was ~2 % of a cached page's CPU). Even without its global hook it adds two
+ * hooks to every request, so @fastify/helmet itself is registered only in the docs page's scope (app.ts), where
+ * `reply.helmet(options)` can give that page other headers.
  */
 export const securityHeaders = (): Record<string, string> => {
   const headers: Record<string, string> = {};
@@ -26,7 +26,6 @@ export const securityHeaders = (): Record<string, string> => {
 
 export default fp(
   async (app: FastifyInstance) => {
-    await app.register(fastifyHelmet, { global: false });
     const headers = securityHeaders();
     app.addHook('onRequest', (_request, reply, done) => {
       reply.headers(headers);

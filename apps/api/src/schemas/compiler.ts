@@ -29,6 +29,39 @@ const coerce = (schema: TSchema, input: unknown): unknown => {
   return output;
 };
 
+const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
+
+/**
+ * The defaults of a flat object schema, read once: `[name, value]` for every property that has one, when every
+ * property is a scalar with a scalar default (every query string and path schema here). Null otherwise, and then
+ * TypeBox's `Value.Default` walks the schema on each request, as it must for anything nested.
+ */
+const flatDefaults = (schema: TSchema): [string, unknown][] | null => {
+  const properties = (schema as { properties?: Record<string, Scalar & { default?: unknown }> }).properties;
+  if (!properties || 'default' in schema) return null;
+  const defaults: [string, unknown][] = [];
+  for (const [name, property] of Object.entries(properties)) {
+    if (typeof property.type !== 'string' || !SCALARS.has(property.type)) return null;
+    if (!('default' in property)) continue;
+    if (property.default !== null && typeof property.default === 'object') return null;
+    defaults.push([name, property.default]);
+  }
+  return defaults;
+};
+
+/** Query strings, path parameters and headers: exact conversions, then the declared defaults of missing values. */
+const prepare = (schema: TSchema): ((input: unknown) => unknown) => {
+  const defaults = flatDefaults(schema);
+  if (defaults === null) return (input) => Value.Default(schema, coerce(schema, input));
+  return (input) => {
+    const value = coerce(schema, input);
+    if (typeof value !== 'object' || value === null) return Value.Default(schema, value);
+    // coerce copied the object: filling in its missing values changes nothing the caller holds.
+    for (const [name, fallback] of defaults) if ((value as Record<string, unknown>)[name] === undefined) (value as Record<string, unknown>)[name] = fallback;
+    return value;
+  };
+};
+
 /**
  * Request validation with TypeBox's compiler. Bodies are checked as sent: no coercion, no defaults, and unknown
  * properties are errors (schemas say `additionalProperties: false`), so a connector's typo is reported instead of
@@ -38,9 +71,9 @@ const coerce = (schema: TSchema, input: unknown): unknown => {
  */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const validator = Compile(schema);
-  const strict = httpPart === 'body';
+  const prepared = httpPart === 'body' ? null : prepare(schema);
   return (input: unknown) => {
-    const value = strict ? input : Value.Default(schema, coerce(schema, input));
+    const value = prepared === null ? input : prepared(input);
     if (validator.Check(value)) return { value };
     return { error: validator.Errors(value) };
   };
