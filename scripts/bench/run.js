@@ -220,6 +220,7 @@ const main = async () => {
       `load average ${info.loadAverageAtStart} at start, ${loadAverage()} at end`,
   );
   out.push(`${CONNECTIONS} connections, ${DURATION} s per scenario (after a ${WARMUP_SECONDS} s warm-up), all on 127.0.0.1`);
+  out.push(`API started as the image starts it, with node ${api.nodeFlags || '(no flags)'}`);
   out.push('');
   out.push(
     table(

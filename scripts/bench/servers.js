@@ -2,7 +2,8 @@
 // serves the same bytes, each in a process of its own, both listening on 127.0.0.1 only.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -78,6 +79,13 @@ const waitFor = async (proc, url, timeoutMs) => {
   throw new Error(`${url}: no 200 within ${timeoutMs} ms`);
 };
 
+/** The NODE_OPTIONS that docker/Dockerfile sets for the processes of the image. */
+export const imageNodeOptions = () => {
+  const options = /NODE_OPTIONS="([^"]*)"/.exec(readFileSync(join(root, 'docker/Dockerfile'), 'utf8'))?.[1];
+  if (options === undefined) throw new Error('docker/Dockerfile sets no NODE_OPTIONS');
+  return options;
+};
+
 /** What the API and the worker both run with: production mode, loopback only, metrics on any free port. */
 const serviceEnv = (port, databaseUrl, encryptionKey) => ({
   PATH: process.env.PATH,
@@ -97,8 +105,9 @@ const serviceEnv = (port, databaseUrl, encryptionKey) => ({
  */
 export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfileDir, logFile }) => {
   const port = await freePort();
-  // BENCH_NODE_FLAGS: V8 flags for the API under test, e.g. `--max-old-space-size=256` to see memory against speed.
-  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  // V8 flags for the API under test: the image's NODE_OPTIONS (its memory budget), or BENCH_NODE_FLAGS to try others,
+  // e.g. `BENCH_NODE_FLAGS=--max-old-space-size=512` to see speed against memory.
+  const flags = (process.env.BENCH_NODE_FLAGS ?? imageNodeOptions()).split(' ').filter(Boolean);
   const args = [...flags, ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [])];
   const proc = startProcess('api', [...args, 'apps/api/dist/main.js'], {
     ...serviceEnv(port, databaseUrl, encryptionKey),
@@ -114,7 +123,7 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfil
     await proc.stop();
     throw err;
   }
-  return { url, pid: proc.child.pid, stop: () => proc.stop() };
+  return { url, pid: proc.child.pid, nodeFlags: flags.join(' '), stop: () => proc.stop() };
 };
 
 /** The machine's ceiling: a Fastify route answering with a fixed body, read from `bodyFile`. */

@@ -77,6 +77,18 @@ t.test('compose and Dockerfile: every command runs a program the build produces'
   }
 });
 
+t.test('Dockerfile: the memory budget that pnpm bench measures, also in the Kubernetes API deployment', async (t) => {
+  const dockerfile = await readFile(docker('Dockerfile'), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const options = /NODE_OPTIONS="([^"]*)"/.exec(runtime)?.[1] ?? '';
+  t.match(options, /--max-old-space-size=\d+/, 'the old generation is bounded');
+  t.match(options, /--max-semi-space-size=\d+/, 'the young generation is bounded');
+  const { imageNodeOptions } = (await import(app('../scripts/bench/servers.js'))) as { imageNodeOptions: () => string };
+  t.equal(imageNodeOptions(), options, 'pnpm bench starts the API with these options');
+  const deployment = await readFile(app('../deploy/kubernetes/base/api-deployment.yaml'), 'utf8');
+  t.match(deployment, new RegExp(`name: NODE_OPTIONS\\s+value: ${options}\\n`), 'the Kubernetes API runs with the same budget');
+});
+
 t.test('Dockerfile: a numeric non-root user and a health check that needs no curl', async (t) => {
   const dockerfile = await readFile(docker('Dockerfile'), 'utf8');
   // The runtime stage, continuation lines joined.
