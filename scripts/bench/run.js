@@ -5,7 +5,8 @@
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test TEST_REDIS_URL=redis://127.0.0.1:6379 pnpm bench
 //
 // Options (after `pnpm bench --`): --duration=<seconds per scenario, default 6>, --connections=<default 32>,
-// --only=<substring of scenario names>, --profile (writes a V8 CPU profile of the API to .bench/ and summarises it).
+// --only=<substring of scenario names>, --profile (writes a V8 CPU profile of the API to .bench/ and summarises it),
+// --explain (prints the full EXPLAIN ANALYZE of every read-path query; a one-line summary of each is always printed).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, spreadOver
 import { summariseProfileDir } from './profile-summary.js';
 import { loadAverage, machine, statusSummary, table } from './report.js';
 import { benchDelivery } from './delivery.js';
+import { explainReadPath } from './explain.js';
 import { buildScenarios } from './scenarios.js';
 import { BIG_PRODUCTS, busyRange, seed } from './seed.js';
 import { startApi, startBare } from './servers.js';
@@ -31,6 +33,7 @@ const { values: options } = parseArgs({
     connections: { type: 'string', default: '32' },
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    explain: { type: 'boolean', default: false },
   },
 });
 const DURATION = Number(options.duration);
@@ -118,6 +121,8 @@ const main = async () => {
   const encryptionKey = randomBytes(32).toString('base64');
   const garages = await seed(database, encryptionKey, log);
   const { rows } = await database.handle.pool.query('show server_version');
+  log('query plans of the read path…');
+  const plans = await explainReadPath(database.url, garages);
 
   const profileDir = options.profile ? fileURLToPath(new URL('../../.bench/profiles/', import.meta.url)) : null;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -168,7 +173,9 @@ const main = async () => {
   for (const scenario of scenarios) {
     log(`${scenario.name}…`);
     if (scenario.warmup) await fire(scenario, WARMUP_SECONDS);
-    results.push(await measure(scenario, scenario.baseline ? bare : api, scenario.baseline ? null : databaseName));
+    const result = await measure(scenario, scenario.baseline ? bare : api, scenario.baseline ? null : databaseName);
+    // The API's resident memory after each scenario: which load brings it to its size at the end.
+    results.push({ ...result, rssMiB: scenario.baseline ? null : processRssMiB(api.pid) });
   }
   // The ceiling again at the end: on a shared machine it moves, and the ratios use the mean of both runs.
   const baseline = scenarios.find((s) => s.baseline);
@@ -195,7 +202,7 @@ const main = async () => {
   const bareRuns = results.filter((r) => r.scenario.baseline).map((r) => r.result.requests.average);
   const ceiling = bareRuns.reduce((a, b) => a + b, 0) / bareRuns.length;
   const unexpected = [];
-  const rowsOut = results.map(({ scenario, result, serverUs, postgresUs }) => {
+  const rowsOut = results.map(({ scenario, result, serverUs, postgresUs, rssMiB }) => {
     const statuses = Object.keys(result.statusCodeStats ?? {}).map(Number);
     const wrong = result.errors > 0 || result.timeouts > 0 || statuses.some((s) => !scenario.expect.includes(s));
     if (wrong) unexpected.push(scenario.name);
@@ -209,6 +216,7 @@ const main = async () => {
       scenario.baseline ? '1.00' : (result.requests.average / ceiling).toFixed(2),
       serverUs === null ? '-' : Math.round(serverUs),
       postgresUs === null ? '-' : Math.round(postgresUs),
+      rssMiB === null || rssMiB === undefined ? '-' : Math.round(rssMiB),
       statusSummary(result),
     ];
   });
@@ -220,7 +228,7 @@ const main = async () => {
       `load average ${info.loadAverageAtStart} at start, ${loadAverage()} at end`,
   );
   out.push(`${CONNECTIONS} connections, ${DURATION} s per scenario (after a ${WARMUP_SECONDS} s warm-up), all on 127.0.0.1`);
-  out.push(`API started as the image starts it, with node ${api.nodeFlags || '(no flags)'}`);
+  out.push(`API memory settings (docker/Dockerfile's, or BENCH_NODE_FLAGS): ${api.memorySettings}`);
   out.push('');
   out.push(
     table(
@@ -232,6 +240,7 @@ const main = async () => {
         { title: '× bare', right: true },
         { title: 'server CPU µs/req', right: true },
         { title: 'Postgres CPU µs/req', right: true },
+        { title: 'API RSS MiB after', right: true },
         { title: 'responses' },
       ],
       rowsOut,
@@ -284,6 +293,14 @@ const main = async () => {
     );
   }
   if (overbooked !== null) out.push('', `booking: ${overbooked} overbooked slots (must be 0)`);
+  const sequential = plans.filter((p) => p.sequential).map((p) => p.name);
+  out.push(
+    '',
+    `query plans of the read path (EXPLAIN ANALYZE on this data; ${sequential.length === 0 ? 'every one uses an index' : `SEQUENTIAL SCAN in: ${sequential.join(', ')}`}):`,
+    ...plans.map((p) => `  ${p.name}: ${p.summary}`),
+  );
+  if (options.explain) out.push(...plans.flatMap((p) => ['', `-- ${p.name}`, p.sql, p.plan]));
+  if (sequential.length > 0) unexpected.push(`a sequential scan on the read path: ${sequential.join(', ')}`);
   if (profiles) out.push('', profiles);
   out.push('', `total ${Math.round((Date.now() - started) / 1000)} s`);
   process.stdout.write(`${out.join('\n')}\n`);

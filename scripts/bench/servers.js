@@ -79,11 +79,19 @@ const waitFor = async (proc, url, timeoutMs) => {
   throw new Error(`${url}: no 200 within ${timeoutMs} ms`);
 };
 
-/** The NODE_OPTIONS that docker/Dockerfile sets for the processes of the image. */
-export const imageNodeOptions = () => {
-  const options = /NODE_OPTIONS="([^"]*)"/.exec(readFileSync(join(root, 'docker/Dockerfile'), 'utf8'))?.[1];
-  if (options === undefined) throw new Error('docker/Dockerfile sets no NODE_OPTIONS');
-  return options;
+/**
+ * The memory settings docker/Dockerfile gives the processes of the image: NODE_OPTIONS (V8's heap) and
+ * MALLOC_ARENA_MAX (glibc's allocator), as `{ name: value }`.
+ */
+export const imageMemoryEnv = () => {
+  const runtime = readFileSync(join(root, 'docker/Dockerfile'), 'utf8').split(/^FROM /m).at(-1) ?? '';
+  const env = {};
+  for (const name of ['NODE_OPTIONS', 'MALLOC_ARENA_MAX']) {
+    const value = new RegExp(`\\b${name}=("[^"]*"|\\S+)`).exec(runtime)?.[1];
+    if (value === undefined) throw new Error(`docker/Dockerfile sets no ${name}`);
+    env[name] = value.replace(/^"|"$/g, '');
+  }
+  return env;
 };
 
 /** What the API and the worker both run with: production mode, loopback only, metrics on any free port. */
@@ -105,12 +113,14 @@ const serviceEnv = (port, databaseUrl, encryptionKey) => ({
  */
 export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfileDir, logFile }) => {
   const port = await freePort();
-  // V8 flags for the API under test: the image's NODE_OPTIONS (its memory budget), or BENCH_NODE_FLAGS to try others,
-  // e.g. `BENCH_NODE_FLAGS=--max-old-space-size=512` to see speed against memory.
-  const flags = (process.env.BENCH_NODE_FLAGS ?? imageNodeOptions()).split(' ').filter(Boolean);
+  // The image's memory settings; BENCH_NODE_FLAGS replaces its NODE_OPTIONS to try others, e.g.
+  // `BENCH_NODE_FLAGS=--max-old-space-size=512` to see speed against memory.
+  const memory = imageMemoryEnv();
+  const flags = (process.env.BENCH_NODE_FLAGS ?? memory.NODE_OPTIONS).split(' ').filter(Boolean);
   const args = [...flags, ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [])];
   const proc = startProcess('api', [...args, 'apps/api/dist/main.js'], {
     ...serviceEnv(port, databaseUrl, encryptionKey),
+    MALLOC_ARENA_MAX: memory.MALLOC_ARENA_MAX,
     REDIS_URL: redisUrl,
     // Measured as operators run it: one info line per request (issue 18).
     LOG_LEVEL: 'info',
@@ -123,7 +133,7 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfil
     await proc.stop();
     throw err;
   }
-  return { url, pid: proc.child.pid, nodeFlags: flags.join(' '), stop: () => proc.stop() };
+  return { url, pid: proc.child.pid, memorySettings: `NODE_OPTIONS="${flags.join(' ')}" MALLOC_ARENA_MAX=${memory.MALLOC_ARENA_MAX}`, stop: () => proc.stop() };
 };
 
 /** The machine's ceiling: a Fastify route answering with a fixed body, read from `bodyFile`. */

@@ -83,8 +83,10 @@ t.test('Dockerfile: the memory budget that pnpm bench measures, also in the Kube
   const options = /NODE_OPTIONS="([^"]*)"/.exec(runtime)?.[1] ?? '';
   t.match(options, /--max-old-space-size=\d+/, 'the old generation is bounded');
   t.match(options, /--max-semi-space-size=\d+/, 'the young generation is bounded');
-  const { imageNodeOptions } = (await import(app('../scripts/bench/servers.js'))) as { imageNodeOptions: () => string };
-  t.equal(imageNodeOptions(), options, 'pnpm bench starts the API with these options');
+  const arenas = /MALLOC_ARENA_MAX=(\d+)/.exec(runtime)?.[1];
+  t.ok(arenas, "glibc's arenas are bounded");
+  const { imageMemoryEnv } = (await import(app('../scripts/bench/servers.js'))) as { imageMemoryEnv: () => Record<string, string> };
+  t.same(imageMemoryEnv(), { NODE_OPTIONS: options, MALLOC_ARENA_MAX: arenas }, 'pnpm bench starts the API with these settings');
   const deployment = await readFile(app('../deploy/kubernetes/base/api-deployment.yaml'), 'utf8');
   t.match(deployment, new RegExp(`name: NODE_OPTIONS\\s+value: ${options}\\n`), 'the Kubernetes API runs with the same budget');
 });
