@@ -1,7 +1,7 @@
 // Where the API spends its CPU under load: self time from a V8 CPU profile (`node --cpu-prof`), by package and by
 // function. Usable alone: `node scripts/bench/profile-summary.js <file.cpuprofile | directory>`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** `node_modules/.pnpm/x@1/node_modules/@scope/name/…` → `@scope/name`; workspace code → `packages/postgres` etc. */
@@ -55,7 +55,8 @@ const summarise = (profile) => {
 const profileFiles = (path) => {
   if (!statSync(path).isDirectory()) return [path];
   const entries = readdirSync(path).map((name) => join(path, name));
-  const files = entries.filter((p) => p.endsWith('.cpuprofile'));
+  // In the order they were written: one per scenario, in the bench's order.
+  const files = entries.filter((p) => p.endsWith('.cpuprofile')).sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
   if (files.length > 0) return files;
   // A directory of runs: the newest one.
   const newest = entries.filter((p) => statSync(p).isDirectory()).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
@@ -65,7 +66,7 @@ const profileFiles = (path) => {
 export const summariseProfileDir = (path) => {
   const files = profileFiles(path);
   if (files.length === 0) return `no CPU profile found under ${path}`;
-  return files.map((file) => `CPU profile of the API: ${file}\n${summarise(JSON.parse(readFileSync(file, 'utf8')))}`).join('\n');
+  return files.map((file) => `CPU profile of the API, ${basename(file, '.cpuprofile')}:\n${summarise(JSON.parse(readFileSync(file, 'utf8')))}`).join('\n\n');
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

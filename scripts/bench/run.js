@@ -5,7 +5,8 @@
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test TEST_REDIS_URL=redis://127.0.0.1:6379 pnpm bench
 //
 // Options (after `pnpm bench --`): --duration=<seconds per scenario, default 6>, --connections=<default 32>,
-// --only=<substring of scenario names>, --profile (writes a V8 CPU profile of the API to .bench/ and summarises it),
+// --only=<substring of scenario names>, --profile (a V8 CPU profile of the API per scenario, written to .bench/profiles/
+// and summarised at the end),
 // --explain (prints the full EXPLAIN ANALYZE of every read-path query; a one-line summary of each is always printed).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import autocannon from 'autocannon';
 import { createTestDatabase } from '../../packages/testkit/dist/databases.js';
 import { postgresCpuDelta, postgresCpuMs, processCpuMs, processRssMiB } from './cpu.js';
 import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, spreadOverDays, walkCursors } from './fixtures.js';
+import { connectInspector, profiled } from './inspector.js';
 import { summariseProfileDir } from './profile-summary.js';
 import { loadAverage, machine, statusSummary, table } from './report.js';
 import { benchDelivery } from './delivery.js';
@@ -124,7 +126,9 @@ const main = async () => {
   log('query plans of the read path…');
   const plans = await explainReadPath(database.url, garages);
 
-  const profileDir = options.profile ? fileURLToPath(new URL('../../.bench/profiles/', import.meta.url)) : null;
+  const profileDir = options.profile
+    ? fileURLToPath(new URL(`../../.bench/profiles/${new Date().toISOString().replace(/[:.]/g, '-')}/`, import.meta.url))
+    : null;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   log('starting the API…');
   // The API's request log: one line per request, kept only for the run.
@@ -134,7 +138,7 @@ const main = async () => {
     databaseUrl: database.url,
     redisUrl,
     encryptionKey,
-    cpuProfileDir: profileDir ? join(profileDir, new Date().toISOString().replace(/[:.]/g, '-')) : null,
+    inspect: profileDir !== null,
     logFile: apiLog,
   });
   cleanups.push(() => api.stop());
@@ -165,6 +169,8 @@ const main = async () => {
   if (!fixtures.leadVehicleIds) log('POST /api/public/fleet/lead is not in this API yet: lead scenario skipped');
   if (!fixtures.slots) log('POST /api/public/appointments is not in this API yet: booking scenario skipped');
 
+  const inspector = profileDir ? await connectInspector(api.inspectPort) : null;
+  if (inspector) cleanups.push(() => inspector.close());
   const scenarios = buildScenarios({ api, bare, fixtures }).filter(
     (s) => s.baseline || !options.only || s.name.includes(options.only),
   );
@@ -173,7 +179,8 @@ const main = async () => {
   for (const scenario of scenarios) {
     log(`${scenario.name}…`);
     if (scenario.warmup) await fire(scenario, WARMUP_SECONDS);
-    const result = await measure(scenario, scenario.baseline ? bare : api, scenario.baseline ? null : databaseName);
+    const run = () => measure(scenario, scenario.baseline ? bare : api, scenario.baseline ? null : databaseName);
+    const result = inspector && !scenario.baseline ? await profiled(inspector, profileDir, scenario.name, run) : await run();
     // The API's resident memory after each scenario: which load brings it to its size at the end.
     results.push({ ...result, rssMiB: scenario.baseline ? null : processRssMiB(api.pid) });
   }

@@ -35,7 +35,7 @@ const prefixLines = (stream, prefix) => {
  * Starts `node <args>` with `env`. Its stderr is forwarded with a prefix; its stdout (the request log) goes to
  * `logFile` when given, as a log shipper would read it: relaying every line through this process would take CPU from
  * the server under test and let a slow pipe fill the server's log buffer. `stop` sends SIGTERM (the API then closes
- * gracefully, which is also when a CPU profile gets written) and waits for the exit, killing after 15 s.
+ * gracefully) and waits for the exit, killing after 15 s.
  */
 const startProcess = (name, args, env, logFile = null) => {
   const stdout = logFile === null ? 'pipe' : openSync(logFile, 'w');
@@ -111,13 +111,15 @@ const serviceEnv = (port, databaseUrl, encryptionKey) => ({
  * TRUST_PROXY names the loopback address: the lead scenario sends a distinct X-Forwarded-For per request so that the
  * per-IP limit of 5 leads a minute measures the endpoint rather than the limiter's 429s.
  */
-export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfileDir, logFile }) => {
+export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect = false, logFile }) => {
   const port = await freePort();
+  // The inspector, on loopback, lets the bench profile one scenario at a time (inspector.js).
+  const inspectPort = inspect ? await freePort() : null;
   // The image's memory settings; BENCH_NODE_FLAGS replaces its NODE_OPTIONS to try others, e.g.
   // `BENCH_NODE_FLAGS=--max-old-space-size=512` to see speed against memory.
   const memory = imageMemoryEnv();
   const flags = (process.env.BENCH_NODE_FLAGS ?? memory.NODE_OPTIONS).split(' ').filter(Boolean);
-  const args = [...flags, ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [])];
+  const args = [...flags, ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
   const proc = startProcess('api', [...args, 'apps/api/dist/main.js'], {
     ...serviceEnv(port, databaseUrl, encryptionKey),
     MALLOC_ARENA_MAX: memory.MALLOC_ARENA_MAX,
@@ -133,7 +135,7 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, cpuProfil
     await proc.stop();
     throw err;
   }
-  return { url, pid: proc.child.pid, memorySettings: `NODE_OPTIONS="${flags.join(' ')}" MALLOC_ARENA_MAX=${memory.MALLOC_ARENA_MAX}`, stop: () => proc.stop() };
+  return { url, pid: proc.child.pid, inspectPort, memorySettings: `NODE_OPTIONS="${flags.join(' ')}" MALLOC_ARENA_MAX=${memory.MALLOC_ARENA_MAX}`, stop: () => proc.stop() };
 };
 
 /** The machine's ceiling: a Fastify route answering with a fixed body, read from `bodyFile`. */

@@ -15,12 +15,19 @@ type Scalar = { type?: unknown };
  * exactly a number or boolean of the declared type, so `limit=1.5` stays a string and fails (a lossy conversion
  * would silently page by 1).
  */
-const coerce = (schema: TSchema, input: unknown): unknown => {
-  const properties = (schema as { properties?: Record<string, Scalar> }).properties;
-  if (!properties || typeof input !== 'object' || input === null) return input;
+/** The declared scalar types of a flat schema's properties, read once: `[name, type]`. */
+const scalarTypes = (schema: TSchema): [string, unknown][] =>
+  Object.entries((schema as { properties?: Record<string, Scalar> }).properties ?? {}).map(([name, property]) => [name, property.type]);
+
+/**
+ * A copy of `input` with the properties the schema declares converted; only those are visited, not every header a
+ * request carries.
+ */
+const coerce = (types: [string, unknown][], input: unknown): unknown => {
+  if (types.length === 0 || typeof input !== 'object' || input === null) return input;
   const output: Record<string, unknown> = { ...(input as Record<string, unknown>) };
-  for (const [name, value] of Object.entries(output)) {
-    const type = properties[name]?.type;
+  for (const [name, type] of types) {
+    const value = output[name];
     if (typeof value !== 'string') continue;
     if (type === 'integer' && INTEGER.test(value)) output[name] = Number(value);
     else if (type === 'number' && NUMBER.test(value)) output[name] = Number(value);
@@ -52,9 +59,10 @@ const flatDefaults = (schema: TSchema): [string, unknown][] | null => {
 /** Query strings, path parameters and headers: exact conversions, then the declared defaults of missing values. */
 const prepare = (schema: TSchema): ((input: unknown) => unknown) => {
   const defaults = flatDefaults(schema);
-  if (defaults === null) return (input) => Value.Default(schema, coerce(schema, input));
+  const types = scalarTypes(schema);
+  if (defaults === null) return (input) => Value.Default(schema, coerce(types, input));
   return (input) => {
-    const value = coerce(schema, input);
+    const value = coerce(types, input);
     if (typeof value !== 'object' || value === null) return Value.Default(schema, value);
     // coerce copied the object: filling in its missing values changes nothing the caller holds.
     for (const [name, fallback] of defaults) if ((value as Record<string, unknown>)[name] === undefined) (value as Record<string, unknown>)[name] = fallback;
