@@ -170,6 +170,7 @@ const main = async () => {
   if (!fixtures.slots) log('POST /api/public/appointments is not in this API yet: booking scenario skipped');
 
   const inspector = profileDir ? await connectInspector(api.inspectPort) : null;
+  // Undone before the API is stopped (cleanups run in reverse), which would otherwise wait for the debugger to leave.
   if (inspector) cleanups.push(() => inspector.close());
   const scenarios = buildScenarios({ api, bare, fixtures }).filter(
     (s) => s.baseline || !options.only || s.name.includes(options.only),
@@ -200,6 +201,8 @@ const main = async () => {
 
   const info = machine(rows[0].server_version, loadAtStart);
   const apiRssMiB = processRssMiB(api.pid);
+  // With a debugger attached, the API would wait for it to leave before exiting.
+  inspector?.close();
   await api.stop();
   const profiles = profileDir ? summariseProfileDir(profileDir) : null;
   await cleanUp();
