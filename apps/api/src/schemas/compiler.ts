@@ -8,24 +8,38 @@ import './formats.js';
 const INTEGER = /^-?\d+$/;
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
-type Scalar = { type?: unknown };
+type Property = { type?: unknown; default?: unknown };
+type Fields = Record<string, unknown>;
+
+const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
 
 /**
- * Query strings, path parameters and headers are flat maps of strings. A value is converted only when the text is
- * exactly a number or boolean of the declared type, so `limit=1.5` stays a string and fails (a lossy conversion
- * would silently page by 1).
+ * What a query string, path or header schema says about its flat map of strings, read once: each declared property
+ * with its type, and the defaults of missing values. `defaults` is null unless every property is a scalar with a
+ * scalar default (every such schema here); TypeBox's `Value.Default` then walks the schema on each request, as it
+ * must for anything nested.
  */
-/** The declared scalar types of a flat schema's properties, read once: `[name, type]`. */
-const scalarTypes = (schema: TSchema): [string, unknown][] =>
-  Object.entries((schema as { properties?: Record<string, Scalar> }).properties ?? {}).map(([name, property]) => [name, property.type]);
+const shapeOf = (schema: TSchema) => {
+  const properties = Object.entries((schema as { properties?: Record<string, Property> }).properties ?? {});
+  const types = properties.map(([name, property]): [string, unknown] => [name, property.type]);
+  let defaults: [string, unknown][] | null = 'default' in schema || properties.length === 0 ? null : [];
+  for (const [name, property] of properties) {
+    if (defaults === null) break;
+    if (typeof property.type !== 'string' || !SCALARS.has(property.type)) defaults = null;
+    else if (property.default !== null && typeof property.default === 'object') defaults = null;
+    else if ('default' in property) defaults.push([name, property.default]);
+  }
+  return { types, defaults };
+};
 
 /**
- * A copy of `input` with the properties the schema declares converted; only those are visited, not every header a
- * request carries.
+ * A copy of `input` with the declared properties converted (only those: not every header a request carries). A value
+ * is converted only when the text is exactly a number or boolean of the declared type, so `limit=1.5` stays a string
+ * and fails (a lossy conversion would silently page by 1).
  */
 const coerce = (types: [string, unknown][], input: unknown): unknown => {
   if (types.length === 0 || typeof input !== 'object' || input === null) return input;
-  const output: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  const output: Fields = { ...(input as Fields) };
   for (const [name, type] of types) {
     const value = output[name];
     if (typeof value !== 'string') continue;
@@ -36,36 +50,14 @@ const coerce = (types: [string, unknown][], input: unknown): unknown => {
   return output;
 };
 
-const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
-
-/**
- * The defaults of a flat object schema, read once: `[name, value]` for every property that has one, when every
- * property is a scalar with a scalar default (every query string and path schema here). Null otherwise, and then
- * TypeBox's `Value.Default` walks the schema on each request, as it must for anything nested.
- */
-const flatDefaults = (schema: TSchema): [string, unknown][] | null => {
-  const properties = (schema as { properties?: Record<string, Scalar & { default?: unknown }> }).properties;
-  if (!properties || 'default' in schema) return null;
-  const defaults: [string, unknown][] = [];
-  for (const [name, property] of Object.entries(properties)) {
-    if (typeof property.type !== 'string' || !SCALARS.has(property.type)) return null;
-    if (!('default' in property)) continue;
-    if (property.default !== null && typeof property.default === 'object') return null;
-    defaults.push([name, property.default]);
-  }
-  return defaults;
-};
-
 /** Query strings, path parameters and headers: exact conversions, then the declared defaults of missing values. */
 const prepare = (schema: TSchema): ((input: unknown) => unknown) => {
-  const defaults = flatDefaults(schema);
-  const types = scalarTypes(schema);
-  if (defaults === null) return (input) => Value.Default(schema, coerce(types, input));
+  const { types, defaults } = shapeOf(schema);
   return (input) => {
     const value = coerce(types, input);
-    if (typeof value !== 'object' || value === null) return Value.Default(schema, value);
+    if (defaults === null || typeof value !== 'object' || value === null) return Value.Default(schema, value);
     // coerce copied the object: filling in its missing values changes nothing the caller holds.
-    for (const [name, fallback] of defaults) if ((value as Record<string, unknown>)[name] === undefined) (value as Record<string, unknown>)[name] = fallback;
+    for (const [name, fallback] of defaults) if ((value as Fields)[name] === undefined) (value as Fields)[name] = fallback;
     return value;
   };
 };
