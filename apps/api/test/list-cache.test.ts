@@ -114,6 +114,8 @@ t.test('list page cache', async (t) => {
   t.test('a change the version cannot see is served within the page maximum age', async (t) => {
     const key = { 'x-api-key': north.keys.catalog };
     const url = '/api/public/products?limit=50';
+    // Read twice: a page's bytes are kept from its second read on.
+    await get(url, key);
     await get(url, key);
     // A write whose timestamp is not the newest (as a slow transaction that started earlier could commit): the
     // garage's products version does not move.
@@ -121,6 +123,48 @@ t.test('list page cache', async (t) => {
     t.notOk(names((await get(url, key)).body).includes('Unseen change'), 'the page is served from the cache…');
     clock.advance(PAGE_CACHE_MAX_AGE_MS + 1);
     t.ok(names((await get(url, key)).body).includes('Unseen change'), '…until its maximum age, never longer');
+  });
+
+  t.test('a page read once is not kept, only its ETag; a page read again is', async (t) => {
+    const key = { 'x-api-key': north.keys.catalog };
+    const url = '/api/public/products?limit=40';
+    // A write the version cannot see tells whether a page came from the cache or from the database.
+    const hiddenRename = (name: string) => sqlOn(`update products set name = $2 where id = $1`, [north.productIds['A-1'], name]);
+    clock.advance(PAGE_CACHE_MAX_AGE_MS + 1);
+    const once = await get(url, key);
+    await hiddenRename('Read from the database');
+    const twice = await get(url, key);
+    t.ok(names(twice.body).includes('Read from the database'), 'after one read, the next one reads the database');
+    t.equal((await get(url, { ...key, 'if-none-match': twice.headers.etag as string })).statusCode, 304, 'its ETag answers a conditional request');
+    t.not(twice.headers.etag, once.headers.etag);
+    await hiddenRename('Not seen while the page is kept');
+    t.equal((await get(url, key)).body, twice.body, 'after the second read, the page is served from the cache');
+    await hiddenRename('Renamed');
+
+    // A conditional request after a single read: its ETag is known, so the answer is a 304 without a read.
+    const other = '/api/public/products?limit=41';
+    clock.advance(PAGE_CACHE_MAX_AGE_MS + 1);
+    const first = await get(other, key);
+    await hiddenRename('Changed after the first read');
+    const conditional = await get(other, { ...key, 'if-none-match': first.headers.etag as string });
+    t.equal(conditional.statusCode, 304);
+  });
+
+  t.test('requests that arrive together after a single read still share one read', async (t) => {
+    const key = { 'x-api-key': north.keys.catalog };
+    const url = '/api/public/products?limit=42';
+    clock.advance(PAGE_CACHE_MAX_AGE_MS + 1);
+    await get(url, key);
+    const listProducts = app.useCases.listProducts;
+    let reads = 0;
+    app.useCases.listProducts = (query) => ((reads += 1), listProducts(query));
+    t.teardown(() => {
+      app.useCases.listProducts = listProducts;
+    });
+    const responses = await Promise.all(Array.from({ length: 10 }, () => get(url, key)));
+    t.same([...new Set(responses.map((r) => r.statusCode))], [200]);
+    t.equal(new Set(responses.map((r) => r.body)).size, 1);
+    t.equal(reads, 1, 'one read for the ten requests');
   });
 
   t.test('the key cache and the page cache do not outlive a revocation together', async (t) => {

@@ -12,11 +12,11 @@ import { matches } from './http-conventions.js';
  */
 export const PAGE_CACHE_MAX_AGE_MS = 3000;
 /**
- * Per instance: some 500 pages of 100 products, the first pages of hundreds of garages. Kept small so that the API
- * stays within its memory budget (issue 18: RSS ≤ 200 MB): a page is kept 3 s at most, so a bigger cache only holds
- * pages read once, such as a cursor walk's.
+ * Per instance: some 250 pages of 100 products, the first pages of hundreds of garages. Kept small so that the API
+ * stays within its memory budget (issue 18: RSS ≤ 200 MB, which a full 16 MiB cache alone took ~20 MiB of); pages
+ * read once are not kept at all (see `admitted`).
  */
-const MAX_BYTES = 16 * 1024 * 1024;
+const MAX_BYTES = 8 * 1024 * 1024;
 const MAX_ENTRIES = 20_000;
 /** Query parameters that say who is asking, not what: the garage they resolve to is part of the key. */
 const ACCESS_PARAMETERS = new Set(['apiKey', 'garageSlug']);
@@ -40,6 +40,8 @@ declare module 'fastify' {
 interface PageRead {
   key: string;
   version: string;
+  /** The page was read before, within a page's maximum age: its bytes are worth keeping. */
+  admitted: boolean;
   /** What that request sent, once it is sent; null if it sent no page (an error, for example). */
   page: Promise<CachedPage | null>;
   settle(page: CachedPage | null): void;
@@ -116,6 +118,10 @@ export interface ListCacheOptions {
 export default fp(
   async (app: FastifyInstance, { clock = systemClock, versionShareMs = LIST_VERSION_SHARE_MS }: ListCacheOptions) => {
     const probe = app.listVersionProbe;
+    // A page's bytes are kept only from its second read within a page's lifetime on (a doorkeeper, as in TinyLFU). A
+    // cursor walk reads each page once, and a page kept 3 s that nobody asks for again only holds memory: while a
+    // connector walked a large catalog, such pages filled the cache and grew the process by some 16 MiB (issue 18).
+    const readBefore = new LRUCache<string, true>({ max: MAX_ENTRIES, ttl: PAGE_CACHE_MAX_AGE_MS, ttlResolution: 0, perf: timerOf(clock) });
     const pages = new LRUCache<string, CachedPage>({
       max: MAX_ENTRIES,
       maxSize: MAX_BYTES,
@@ -145,22 +151,26 @@ export default fp(
       if (list === undefined || request.garageId === null) return;
       const key = keyOf(list, request.garageId, request.query);
       const version = await versionOf[list](request.garageId);
-      let page = pages.get(key);
-      if (page?.version !== version) {
+      const ifNoneMatch = request.headers['if-none-match'];
+      const notModified = (page: CachedPage) => ifNoneMatch !== undefined && matches(ifNoneMatch, page.etag);
+      // A page at this version answers the request if its bytes are kept, or if the request only needs its ETag.
+      const answers = (page: CachedPage | null | undefined): page is CachedPage =>
+        page?.version === version && (page.body !== null || notModified(page));
+      let page: CachedPage | null | undefined = pages.get(key);
+      if (!answers(page)) {
         const read = reading.get(key);
-        if (read?.version === version) page = (await read.page) ?? undefined;
+        if (read?.version === version) page = await read.page;
       }
-      if (page?.version === version) {
-        const ifNoneMatch = request.headers['if-none-match'];
-        const notModified = ifNoneMatch !== undefined && matches(ifNoneMatch, page.etag);
-        if (notModified || page.body !== null) {
-          // With its ETag set, http-conventions neither hashes the body again nor misses that it is a 304.
-          reply.header('etag', page.etag).type('application/json; charset=utf-8').send(notModified ? '' : page.body);
-          return reply;
-        }
+      if (answers(page)) {
+        // With its ETag set, http-conventions neither hashes the body again nor misses that it is a 304.
+        const sendBody = !notModified(page);
+        reply.header('etag', page.etag).type('application/json; charset=utf-8').send(sendBody ? page.body : '');
+        return reply;
       }
       let settle: (page: CachedPage | null) => void = () => {};
-      const read: PageRead = { key, version, page: new Promise((resolve) => (settle = resolve)), settle };
+      const admitted = readBefore.has(key);
+      readBefore.set(key, true);
+      const read: PageRead = { key, version, admitted, page: new Promise((resolve) => (settle = resolve)), settle };
       reading.set(key, read);
       request.pageToCache = read;
     });
@@ -173,13 +183,14 @@ export default fp(
       if (!read) return done(null, payload);
       const etag = reply.getHeader('etag');
       let page: CachedPage | null = null;
-      // http-conventions hands on the body as the bytes it hashed: kept as they are, never copied.
+      // http-conventions hands on the body as the bytes it hashed: kept as they are, never copied. A page read for the
+      // first time still answers the requests that waited for it; of it, the cache keeps the ETag alone.
       if (typeof etag === 'string' && reply.statusCode === 200 && Buffer.isBuffer(payload)) {
         page = { version: read.version, etag, body: payload };
       } else if (typeof etag === 'string' && reply.statusCode === 304) {
         page = { version: read.version, etag, body: null };
       }
-      if (page) pages.set(read.key, page);
+      if (page) pages.set(read.key, read.admitted ? page : { ...page, body: null });
       finish(read, page);
       done(null, payload);
     });
