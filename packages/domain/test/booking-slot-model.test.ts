@@ -1,6 +1,15 @@
+import fc from 'fast-check';
 import t from 'tap';
-import { DateTime } from 'luxon';
-import { makeSlotModel, parseWeeklyHours, DEFAULT_BOOKING, Checker, type BookingSettings } from './support.js';
+import { DateTime, FixedOffsetZone } from 'luxon';
+import {
+  makeSlotModel,
+  parseWeeklyHours,
+  DEFAULT_BOOKING,
+  Checker,
+  fixedOffsetRfc3339,
+  toLocalRfc3339,
+  type BookingSettings,
+} from './support.js';
 import { bookingWorld, outcome } from '@garage/testkit';
 
 const settings = (over: Partial<BookingSettings> & { hours?: string } = {}): BookingSettings => {
@@ -102,7 +111,8 @@ t.test('the grid equals a minute-by-minute scan, in many zones, on ordinary and 
     for (const date of dates) {
       for (const slotMinutes of slotSizes) {
         const s = settings({ timezone: zone, slotMinutes, hours: 'mon-sun 00:00-23:59' });
-        const got = [...makeSlotModel(s, NOW).candidates(date, date, slotMinutes, [])].map((c) => Date.parse(c.startsAt));
+        const candidates = [...makeSlotModel(s, NOW).candidates(date, date, slotMinutes, [])];
+        const got = candidates.map((c) => Date.parse(c.startsAt));
         const expected: number[] = [];
         const from = DateTime.fromISO(date, { zone }).startOf('day').minus({ hours: 3 }).toMillis();
         const close = DateTime.fromISO(`${date}T23:59`, { zone }).toMillis();
@@ -113,9 +123,26 @@ t.test('the grid equals a minute-by-minute scan, in many zones, on ordinary and 
           }
         }
         t.same(got, expected, `${zone} ${date} ${slotMinutes} min`);
+        // Written in the offset the zone has at each instant, as Luxon writes it.
+        const written = candidates.flatMap((c) => [c.startsAt, c.endsAt]);
+        const byLuxon = candidates.flatMap((c) => [c.start, c.end].map((instant) => toLocalRfc3339(instant, zone)));
+        t.same(written, byLuxon, `${zone} ${date} ${slotMinutes} min: offsets`);
       }
     }
   }
+});
+
+t.test('a fixed offset is written as Luxon writes it, whatever the instant and offset', async (t) => {
+  const instant = fc.oneof(
+    fc.integer({ min: 0, max: 4_102_444_800 }).map((s) => s * 1000),
+    fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_000 }),
+  );
+  const offset = fc.oneof(fc.integer({ min: -14 * 60, max: 14 * 60 }), fc.constantFrom(0, -0, 330, 345, -570, 9.35));
+  fc.assert(
+    fc.property(instant, offset, (ms, minutes) => {
+      t.equal(fixedOffsetRfc3339(ms, minutes), toLocalRfc3339(new Date(ms), FixedOffsetZone.instance(minutes)));
+    }),
+  );
 });
 
 t.test('parse: the 400 rules, in the garage local time', async (t) => {
