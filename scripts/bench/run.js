@@ -280,7 +280,13 @@ const main = async () => {
   const reads = results.filter((r) => (r.scenario.target === 'read' || r.scenario.target === 'conditional') && r.scenario.distinct === undefined);
   const worst = reads.reduce((max, r) => Math.max(max, r.result.latency.p99), 0);
   target(`p99 ≤ 10 ms for every cached read: worst ${ms(worst)} ms`, worst <= 10, reads.length ? worst : NaN);
-  target(`API memory (RSS) ≤ 200 MB at the end: ${apiRssMiB === null ? 'n/a' : Math.round(apiRssMiB)} MiB`, apiRssMiB !== null && apiRssMiB <= 200, apiRssMiB ?? NaN);
+  // The issue's 200 MB are decimal megabytes: 190.7 MiB, the unit of the table's column.
+  const apiRssMB = apiRssMiB === null ? null : (apiRssMiB * 1024 * 1024) / 1e6;
+  target(
+    `API memory (RSS) ≤ 200 MB at the end: ${apiRssMB === null ? 'n/a' : `${Math.round(apiRssMB)} MB (${Math.round(apiRssMiB)} MiB)`}`,
+    apiRssMB !== null && apiRssMB <= 200,
+    apiRssMB ?? NaN,
+  );
   for (const group of ['repeated', 'distinct']) {
     const pair = results.filter((r) => r.scenario.scaling?.group === group).sort((a, b) => a.scenario.scaling.size - b.scenario.scaling.size);
     if (pair.length !== 2) continue;

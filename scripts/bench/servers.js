@@ -80,17 +80,16 @@ const waitFor = async (proc, url, timeoutMs) => {
 };
 
 /**
- * The memory settings docker/Dockerfile gives the processes of the image: NODE_OPTIONS (V8's heap) and
- * MALLOC_ARENA_MAX (glibc's allocator), as `{ name: value }`.
+ * The memory settings docker/Dockerfile gives the processes of the image: NODE_OPTIONS (V8's heap) and every
+ * MALLOC_* tunable of glibc's allocator it sets, as `{ name: value }`.
  */
 export const imageMemoryEnv = () => {
   const runtime = readFileSync(join(root, 'docker/Dockerfile'), 'utf8').split(/^FROM /m).at(-1) ?? '';
   const env = {};
-  for (const name of ['NODE_OPTIONS', 'MALLOC_ARENA_MAX']) {
-    const value = new RegExp(`\\b${name}=("[^"]*"|\\S+)`).exec(runtime)?.[1];
-    if (value === undefined) throw new Error(`docker/Dockerfile sets no ${name}`);
+  for (const [, name, value] of runtime.matchAll(/\b(NODE_OPTIONS|MALLOC_[A-Z_]+)=("[^"]*"|\S+)/g)) {
     env[name] = value.replace(/^"|"$/g, '');
   }
+  if (env.NODE_OPTIONS === undefined) throw new Error('docker/Dockerfile sets no NODE_OPTIONS');
   return env;
 };
 
@@ -117,12 +116,12 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect =
   const inspectPort = inspect ? await freePort() : null;
   // The image's memory settings; BENCH_NODE_FLAGS replaces its NODE_OPTIONS to try others, e.g.
   // `BENCH_NODE_FLAGS=--max-old-space-size=512` to see speed against memory.
-  const memory = imageMemoryEnv();
-  const flags = (process.env.BENCH_NODE_FLAGS ?? memory.NODE_OPTIONS).split(' ').filter(Boolean);
+  const { NODE_OPTIONS, ...allocator } = imageMemoryEnv();
+  const flags = (process.env.BENCH_NODE_FLAGS ?? NODE_OPTIONS).split(' ').filter(Boolean);
   const args = [...flags, ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
   const proc = startProcess('api', [...args, 'apps/api/dist/main.js'], {
     ...serviceEnv(port, databaseUrl, encryptionKey),
-    MALLOC_ARENA_MAX: memory.MALLOC_ARENA_MAX,
+    ...allocator,
     REDIS_URL: redisUrl,
     // Measured as operators run it: one info line per request (issue 18).
     LOG_LEVEL: 'info',
@@ -135,7 +134,7 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect =
     await proc.stop();
     throw err;
   }
-  return { url, pid: proc.child.pid, inspectPort, memorySettings: `NODE_OPTIONS="${flags.join(' ')}" MALLOC_ARENA_MAX=${memory.MALLOC_ARENA_MAX}`, stop: () => proc.stop() };
+  return { url, pid: proc.child.pid, inspectPort, memorySettings: [`NODE_OPTIONS="${flags.join(' ')}"`, ...Object.entries(allocator).map(([name, value]) => `${name}=${value}`)].join(' '), stop: () => proc.stop() };
 };
 
 /** The machine's ceiling: a Fastify route answering with a fixed body, read from `bodyFile`. */
