@@ -221,7 +221,9 @@ t.test('three instances behind haproxy share everything that matters', async (t)
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ vehicleId: garage.vehicleIds['V-1'], name: 'Jeanne', email: 'jeanne@example.com', consent: true }),
     };
-    for (let i = 0; i < 6; i += 1) responses.push(await http(`${lb}/api/public/fleet/lead`, options));
+    // Through the balancer and straight to each instance in turn: round robin alone, interleaved with the background
+    // load, could send all six to one instance. Straight or through haproxy (one trusted hop), the client IP is the same.
+    for (const base of [lb, ...direct, lb, ...direct].slice(0, 6)) responses.push(await http(`${base}/api/public/fleet/lead`, options));
     t.same(
       responses.map((r) => r.status),
       [201, 201, 201, 201, 201, 429],
@@ -229,7 +231,6 @@ t.test('three instances behind haproxy share everything that matters', async (t)
     const limited = responses[5] as HttpResponse;
     t.equal(limited.json().code, 'RATE_LIMITED');
     t.ok(Number(limited.headers['retry-after']) > 0, 'with Retry-After');
-    t.ok(new Set(responses.map((r) => r.headers['x-served-by'])).size > 1, 'the six went to several instances');
     const other = await http(`${lb}/api/public/fleet/lead`, { ...options, localAddress: clientAddress() });
     t.equal(other.status, 201, 'another client is not limited');
   });
