@@ -18,7 +18,7 @@ t.test('an outage is reported when it starts, then at most once per interval, an
   const clock = testClock(0);
   const downs: string[] = [];
   let ups = 0;
-  const stop = watchRedis(redis, { onDown: (err) => downs.push(err.message), onUp: () => ups++, repeatMs: 60_000, heartbeatMs: 3_600_000, now: () => clock.now().getTime() });
+  const stop = watchRedis(redis, { onDown: (err) => downs.push(err.message), onUp: () => ups++, repeatMs: 60_000, heartbeatMs: 3_600_000, now: () => clock.nowMs() });
   t.teardown(stop);
 
   // ioredis reports each failed reconnection attempt as an `error` event; these stand for such attempts.

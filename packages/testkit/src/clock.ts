@@ -21,6 +21,7 @@ export const testClock = (start: string | number | Date): TestClock => {
   let now = epochMs(start);
   return {
     now: () => new Date(now),
+    nowMs: () => now,
     set: (at) => {
       now = epochMs(at);
     },

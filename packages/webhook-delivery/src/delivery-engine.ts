@@ -62,7 +62,7 @@ export const startDeliveryEngine = ({
       delay = Math.min(pollIntervalMs * 2 ** (failures - 1), MAX_ERROR_BACKOFF_MS);
     } else {
       const next = await queue.nextDueAt().catch(() => null);
-      const untilDue = next === null ? Infinity : next.getTime() - clock.now().getTime();
+      const untilDue = next === null ? Infinity : next.getTime() - clock.nowMs();
       // Due already but not claimed: leased elsewhere or held back by the per-integration cap, which a finishing
       // attempt lifts by claiming again; either way nothing is gained by waking sooner than the poll.
       if (untilDue > 0) delay = Math.max(MIN_SLEEP_MS, Math.min(untilDue, pollIntervalMs));

@@ -54,8 +54,14 @@ interface CachedPage {
   body: Buffer | null;
 }
 
-/** The LRU caches' time source: the test's clock, or Date.now itself (no Date made per lookup). */
-const timerOf = (clock: Clock) => ({ now: clock === systemClock ? Date.now : () => clock.now().getTime() });
+const notModified = (page: CachedPage, ifNoneMatch: string | undefined) => ifNoneMatch !== undefined && matches(ifNoneMatch, page.etag);
+
+/** A page at `version` answers a request if its bytes are kept, or if the request only needs its ETag (a 304). */
+const answers = (page: CachedPage | null | undefined, version: string, ifNoneMatch: string | undefined): page is CachedPage =>
+  page?.version === version && (page.body !== null || notModified(page, ifNoneMatch));
+
+/** The LRU caches' time source: the clock's milliseconds, no Date made per lookup. */
+const timerOf = (clock: Clock) => ({ now: () => clock.nowMs() });
 
 /**
  * How long one instance shares a probed version among its requests (CONTRACT.md §6 allows 5 s for a change to reach
@@ -152,19 +158,15 @@ export default fp(
       const key = keyOf(list, request.garageId, request.query);
       const version = await versionOf[list](request.garageId);
       const ifNoneMatch = request.headers['if-none-match'];
-      const notModified = (page: CachedPage) => ifNoneMatch !== undefined && matches(ifNoneMatch, page.etag);
-      // A page at this version answers the request if its bytes are kept, or if the request only needs its ETag.
-      const answers = (page: CachedPage | null | undefined): page is CachedPage =>
-        page?.version === version && (page.body !== null || notModified(page));
       let page: CachedPage | null | undefined = pages.get(key);
-      if (!answers(page)) {
+      if (!answers(page, version, ifNoneMatch)) {
         const read = reading.get(key);
         if (read?.version === version) page = await read.page;
       }
-      if (answers(page)) {
+      if (answers(page, version, ifNoneMatch)) {
         // With its ETag set, http-conventions neither hashes the body again nor misses that it is a 304.
-        const sendBody = !notModified(page);
-        reply.header('etag', page.etag).type('application/json; charset=utf-8').send(sendBody ? page.body : '');
+        const body = notModified(page, ifNoneMatch) ? '' : page.body;
+        reply.header('etag', page.etag).type('application/json; charset=utf-8').send(body);
         return reply;
       }
       let settle: (page: CachedPage | null) => void = () => {};

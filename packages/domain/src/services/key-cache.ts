@@ -25,7 +25,7 @@ export const cacheKeyLookup = <T = Integration | null>(
   { ttlMs, clock, maxEntries = 10_000, maxNegativeEntries = 1_000 }: KeyCacheOptions,
 ): ((key: string) => Promise<T>) => {
   // Expiry follows the injected clock (read on every check, not cached for a millisecond), so tests move time.
-  const timing = { ttl: ttlMs, ttlResolution: 0, perf: { now: () => clock.now().getTime() } };
+  const timing = { ttl: ttlMs, ttlResolution: 0, perf: { now: () => clock.nowMs() } };
   const found = new LRUCache<string, { value: T }>({ max: maxEntries, ...timing });
   const missing = new LRUCache<string, { value: T }>({ max: maxNegativeEntries, ...timing });
   const inFlight = new Map<string, Promise<T>>();

@@ -27,11 +27,11 @@ export const makeAuthenticate = ({
     const integration = await findByKeyHash(sha256Hex(apiKey));
     if (!integration || integration.revokedAt) throw new UnauthorizedError();
     if (toggle && !integration.sync[toggle]) throw new UnauthorizedError();
-    const now = clock.now();
+    const now = clock.nowMs();
     const last = Math.max(touched.get(integration.id) ?? 0, integration.lastUsedAt?.getTime() ?? 0);
-    if (now.getTime() - last >= LAST_USED_RESOLUTION_MS) {
-      touched.set(integration.id, now.getTime());
-      integrations.touchLastUsed(integration.id, now).catch(onTouchError);
+    if (now - last >= LAST_USED_RESOLUTION_MS) {
+      touched.set(integration.id, now);
+      integrations.touchLastUsed(integration.id, new Date(now)).catch(onTouchError);
     }
     return { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync };
   };

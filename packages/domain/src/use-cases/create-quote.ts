@@ -41,7 +41,7 @@ export const makeCreateQuote =
         lines,
         totalCents: lines.reduce((sum, l) => sum + l.totalCents, 0),
         currency: garage.currency,
-        expiresAt: cmd.expiresAt ?? new Date(clock.now().getTime() + DEFAULT_VALIDITY_DAYS * 86_400_000),
+        expiresAt: cmd.expiresAt ?? new Date(clock.nowMs() + DEFAULT_VALIDITY_DAYS * 86_400_000),
         tokenHash: sha256Hex(token),
       });
       return { quote, token };

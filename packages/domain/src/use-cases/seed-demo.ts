@@ -73,7 +73,7 @@ export const makeSeedDemo = (deps: SeedDeps) => async (): Promise<DemoCredential
     webhookUrl: null,
   });
   const day = 86_400_000;
-  const now = deps.clock.now().getTime();
+  const now = deps.clock.nowMs();
   const lines = [
     { label: 'Front brake pads', quantity: 1, unitPriceCents: 5490, vatRate: 20 },
     { label: 'Workshop labour', quantity: 1.5, unitPriceCents: 6500, vatRate: 20 },

@@ -53,7 +53,7 @@ export const makeTestWebhook =
       delivered: responseStatus !== null && responseStatus >= 200 && responseStatus < 300,
       responseStatus,
       error: 'error' in response ? response.error.slice(0, MAX_ERROR_LENGTH) : null,
-      durationMs: Math.max(0, clock.now().getTime() - sentAt.getTime()),
+      durationMs: Math.max(0, clock.nowMs() - sentAt.getTime()),
     };
   };
 

@@ -165,7 +165,7 @@ export const makeInMemoryWebhooks = ({
     async backlog() {
       const pending = deliveries.filter((d) => d.status === 'pending');
       const oldest = Math.min(...pending.map((d) => d.createdAt.getTime()));
-      return { pending: pending.length, oldestPendingAgeSeconds: pending.length === 0 ? 0 : (clock.now().getTime() - oldest) / 1000 };
+      return { pending: pending.length, oldestPendingAgeSeconds: pending.length === 0 ? 0 : (clock.nowMs() - oldest) / 1000 };
     },
 
     async listByIntegration(integrationId, limit) {

@@ -1,0 +1,37 @@
+import t from 'tap';
+import { generateApiKey, makeAuthenticate, sha256Hex, testClock, type Integration } from './support.js';
+
+// `lastUsedAt` (shown by `integration list`, CONTRACT.md §6, admin CLI) follows use, but a read never writes more than once a
+// minute per integration.
+t.test('a valid key records its use at most once a minute; an invalid one never', async (t) => {
+  const clock = testClock('2026-12-01T09:00:00Z');
+  const key = generateApiKey();
+  const integration: Integration = {
+    id: '2f0c4a53-8f4e-4a3b-9a39-0a7c7b1e5d11',
+    garageId: '7b0e2a8c-3c1f-4d7e-8a55-5f0f3b9d2c44',
+    name: 'Shop',
+    sync: { appointments: false, catalog: true, stock: false },
+    webhookUrl: null,
+    revokedAt: null,
+    lastUsedAt: null,
+    createdAt: new Date('2026-01-01T00:00:00Z'),
+  };
+  const touches: [string, string][] = [];
+  const authenticate = makeAuthenticate({
+    findByKeyHash: async (hash) => (hash === sha256Hex(key) ? integration : null),
+    integrations: { touchLastUsed: async (id, at) => void touches.push([id, at.toISOString()]) },
+    clock,
+  });
+
+  t.same(await authenticate(key, 'catalog'), { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync });
+  t.same(touches, [[integration.id, '2026-12-01T09:00:00.000Z']], 'the first use is recorded at the clock time');
+  clock.advance(59_999);
+  await authenticate(key, null);
+  t.equal(touches.length, 1, 'within the minute: no write');
+  clock.advance(1);
+  await authenticate(key, 'catalog');
+  t.same(touches.at(-1), [integration.id, '2026-12-01T09:01:00.000Z'], 'a minute later: recorded again');
+  await t.rejects(authenticate(generateApiKey(), 'catalog'), { code: 'UNAUTHORIZED' });
+  await t.rejects(authenticate(key, 'stock'), { code: 'UNAUTHORIZED' }, 'toggle off');
+  t.equal(touches.length, 2, 'refused keys record nothing');
+});
