@@ -134,17 +134,18 @@ export const toLocalRfc3339 = (instant: Date, zone: Zone | string): string => {
   return iso.endsWith('Z') ? `${iso.slice(0, -1)}+00:00` : iso;
 };
 
-const twoDigits = (n: number) => (n < 10 ? `0${n}` : String(n));
+const twoDigits = (n: number) => String(n).padStart(2, '0');
 
 /**
- * `toLocalRfc3339` for an offset that holds all day, in whole minutes, of an instant in whole seconds: plain
- * arithmetic, where Luxon costs some microseconds per call and availability writes two per candidate start. Other
- * cases (never slot instants) go through Luxon.
+ * `toLocalRfc3339` for an offset that holds all day: plain arithmetic, where Luxon costs some microseconds per call
+ * and availability writes two per candidate start. What arithmetic does not cover (an instant with milliseconds, an
+ * offset with seconds, a year outside 0000–9999: never a slot instant) goes through Luxon.
  */
 export const fixedOffsetRfc3339 = (ms: number, offsetMinutes: number): string => {
-  if (ms % 1000 !== 0 || !Number.isInteger(offsetMinutes)) return toLocalRfc3339(new Date(ms), FixedOffsetZone.instance(offsetMinutes));
   const wall = new Date(ms + offsetMinutes * MINUTE_MS).toISOString();
-  if (wall.length !== 24) return toLocalRfc3339(new Date(ms), FixedOffsetZone.instance(offsetMinutes));
+  if (ms % 1000 !== 0 || !Number.isInteger(offsetMinutes) || wall.length !== 24) {
+    return toLocalRfc3339(new Date(ms), FixedOffsetZone.instance(offsetMinutes));
+  }
   const abs = Math.abs(offsetMinutes);
   return `${wall.slice(0, 19)}${offsetMinutes < 0 ? '-' : '+'}${twoDigits(Math.floor(abs / 60))}:${twoDigits(abs % 60)}`;
 };
