@@ -1,5 +1,6 @@
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { PreparingClient } from './prepared-statements.js';
 import type { Database } from './schema.js';
 
 // `date` stays a `YYYY-MM-DD` string: converting it to a JS Date would shift it by the process time zone.
@@ -81,6 +82,8 @@ const listenOn = async (config: pg.ClientConfig, channel: string, onNotify: () =
 
 export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
   const pool = new pg.Pool({
+    // Each statement run again is parsed and planned once per connection (prepared-statements.ts).
+    Client: PreparingClient,
     connectionString: options.connectionString,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 2000,
