@@ -86,16 +86,11 @@ export const createLogger = (level: LogLevel, stream?: DestinationStream): Logge
   pino(
     {
       level,
-      // Belt and braces: should headers or a raw URL ever be logged, the credentials are still hidden.
+      // Belt and braces: should a line ever carry headers, a query or a key, the credentials are still hidden. No path
+      // under `req`: its serializer keeps no headers and no query, and a redaction path under it would run on every
+      // request line for nothing (some 5 % of a cached page's CPU, issue 18).
       redact: {
-        paths: [
-          'req.headers["x-api-key"]',
-          'req.headers.authorization',
-          'req.query.apiKey',
-          'headers["x-api-key"]',
-          'query.apiKey',
-          'apiKey',
-        ],
+        paths: ['headers["x-api-key"]', 'headers.authorization', 'query.apiKey', 'apiKey'],
         censor: '[REDACTED]',
       },
       serializers: { req: serializeRequest },

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { createLogger } from '../src/logging.js';
 import { build, LogCapture, seedGarage } from './helper.js';
 
 t.test('logs: API keys never appear, every line of a request carries its id', async (t) => {
@@ -97,4 +98,20 @@ t.test('logs and stored idempotency scopes never hold a quote token', async (t) 
     t.notOk(scope.includes(token), 'the stored scope holds no token');
     t.match(scope, /^path:[0-9a-f]{64}$/, 'only a hash of the path');
   }
+});
+
+t.test('logs: a line that carries headers, a query or a key has the credentials redacted, and a request line is whole', async (t) => {
+  const lines: string[] = [];
+  const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+  const secret = 'a-key-that-must-not-be-logged';
+  logger.info({ headers: { 'x-api-key': secret, authorization: `Bearer ${secret}`, accept: 'application/json' } }, 'headers');
+  logger.info({ query: { apiKey: secret, limit: 2 } }, 'query');
+  logger.info({ apiKey: secret }, 'key');
+  logger.info({ req: { method: 'GET', url: `/api/public/products?limit=1&apiKey=${secret}`, headers: { 'x-api-key': secret } } }, 'request');
+  const [headers, query, key, request] = lines.map((line) => JSON.parse(line));
+  t.notOk(lines.join('').includes(secret), 'the key appears in no line');
+  t.same(headers.headers, { 'x-api-key': '[REDACTED]', authorization: '[REDACTED]', accept: 'application/json' });
+  t.same(query.query, { apiKey: '[REDACTED]', limit: 2 });
+  t.equal(key.apiKey, '[REDACTED]');
+  t.same(request.req, { method: 'GET', url: '/api/public/products?limit=1&apiKey=[REDACTED]' }, 'the serializer keeps no headers');
 });
