@@ -189,6 +189,22 @@ t.test('409 DATES_UNAVAILABLE: closed dates, both ends of the closure included',
   t.equal(await outcome(w.book({ startsAt: '2026-12-04T08:00:00+01:00' })), 'OK');
 });
 
+t.test('a booking reads its garage with the closures of the days around its start, in one read', async (t) => {
+  const w = bookingWorld({ closures: [{ from: '2026-12-02', to: '2026-12-02' }] });
+  t.equal(await outcome(w.book({ startsAt: '2026-12-01T09:00:00+01:00' })), 'OK');
+  t.equal(await outcome(w.book({ startsAt: '2026-12-02T09:00:00+01:00' })), 'DATES_UNAVAILABLE');
+  t.same(w.garageReads, ['findWithClosures', 'findWithClosures']);
+});
+
+t.test('a start written with an offset far from the garage\'s still meets the closures of its own local date', async (t) => {
+  // 2026-12-05T13:00+72:00 is 2026-12-02T13:00Z: 14:00 in Paris on 2 December, three days before the written date.
+  const closed = bookingWorld({ closures: [{ from: '2026-12-02', to: '2026-12-02' }] });
+  t.equal(await outcome(closed.book({ startsAt: '2026-12-05T13:00:00+72:00' })), 'DATES_UNAVAILABLE');
+  t.same(closed.garageReads, ['findWithClosures', 'listClosures'], 'the local date was outside the days read');
+  const open = bookingWorld();
+  t.equal(await outcome(open.book({ startsAt: '2026-12-05T13:00:00+72:00' })), 'OK');
+});
+
 t.test('409 DATES_UNAVAILABLE: within minNoticeMinutes of now; exactly at the notice is fine', async (t) => {
   const w = bookingWorld();
   t.equal(await outcome(w.book({ startsAt: '2026-11-30T09:00:00+01:00' })), 'DATES_UNAVAILABLE', 'now itself');

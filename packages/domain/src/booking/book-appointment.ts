@@ -13,7 +13,7 @@ import { isUuid } from '../services/uuid.js';
 import { Checker, isRecord } from '../services/validate.js';
 import { appointmentEvent } from './appointment-view.js';
 import { remainingCapacity, slotOccupancy } from './occupancy.js';
-import { makeSlotModel } from './slot-model.js';
+import { localDatesAround, makeSlotModel } from './slot-model.js';
 
 export interface BookAppointmentCommand {
   principal: { integrationId: string; garageId: string };
@@ -97,8 +97,14 @@ export const makeBookAppointment =
   async (cmd: BookAppointmentCommand): Promise<Appointment> =>
     uow.run(async (tx) => {
       const { garageId, integrationId } = cmd.principal;
-      const garage = await tx.garages.findById(garageId);
-      if (!garage) throw new NotFoundError('Garage not found');
+      // The garage and the closures of the days around the start, in one read: the start's local date needs the
+      // garage's zone, and every read is a round trip of this transaction (issue 18).
+      const around = localDatesAround(cmd.startsAt);
+      const found = around
+        ? await tx.garages.findWithClosures(garageId, around.from, around.to)
+        : await tx.garages.findById(garageId).then((garage) => garage && { garage, closures: [] });
+      if (!found) throw new NotFoundError('Garage not found');
+      const { garage } = found;
       const settings = garage.booking;
       const model = makeSlotModel(settings, clock.now());
 
@@ -118,7 +124,12 @@ export const makeBookAppointment =
       }
 
       const localDate = model.localDateOf(candidate.start);
-      const interval = model.resolve(candidate, await tx.garages.listClosures(garageId, localDate, localDate));
+      // A valid candidate always had a date to read around; should its local date be outside, its closures are read.
+      const closures =
+        around && around.from <= localDate && localDate <= around.to
+          ? found.closures
+          : await tx.garages.listClosures(garageId, localDate, localDate);
+      const interval = model.resolve(candidate, closures);
 
       await tx.bookingLocks.acquire({ garageId, localDate: interval.localDate });
       const last = interval.slots[interval.slots.length - 1] ?? interval.start;

@@ -153,6 +153,16 @@ export const fixedOffsetRfc3339 = (ms: number, offsetMinutes: number): string =>
 export const addCalendarDays = (date: string, days: number): string =>
   DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate() as string;
 
+/**
+ * The local dates that the instant `startsAt` writes falls on in any garage's zone, before that zone is known: the
+ * date it is written with, two days either way (zones' offsets span −12:00 to +14:00, a request's −23:59 to +23:59).
+ * Null when `startsAt` does not begin with a valid date (`parse` then rejects it).
+ */
+export const localDatesAround = (startsAt: unknown): { from: string; to: string } | null => {
+  const written = typeof startsAt === 'string' ? startsAt.slice(0, 10) : null;
+  return isLocalDate(written) ? { from: addCalendarDays(written, -2), to: addCalendarDays(written, 2) } : null;
+};
+
 export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
   const zone = settings.timezone;
   const iana = IANAZone.create(zone);

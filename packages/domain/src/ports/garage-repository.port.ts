@@ -15,4 +15,9 @@ export interface GarageRepository {
   addClosure(input: { garageId: string; from: string; to: string; reason: string | null }): Promise<Closure>;
   /** Closures overlapping the inclusive local-date range `[from, to]`. */
   listClosures(garageId: string, from: string, to: string): Promise<Closure[]>;
+  /**
+   * `findById` and `listClosures` in one read: a booking needs both before it takes its lock, and each read is a round
+   * trip of its transaction (issue 18).
+   */
+  findWithClosures(id: string, from: string, to: string): Promise<{ garage: Garage; closures: Closure[] } | null>;
 }

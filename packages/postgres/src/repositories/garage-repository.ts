@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Closure, Garage, GarageRepository, WeeklyHours } from '@garage/domain';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
 import type { GarageClosuresTable, GarageRow, Executor } from '../schema.js';
@@ -19,7 +20,7 @@ const toGarage = (row: GarageRow): Garage => ({
   createdAt: row.created_at,
 });
 
-const toClosure = (row: Selectable<GarageClosuresTable>): Closure => ({
+const toClosure = (row: Omit<Selectable<GarageClosuresTable>, 'created_at'>): Closure => ({
   id: row.id,
   garageId: row.garage_id,
   from: row.from_date,
@@ -66,6 +67,29 @@ export const makeGarageRepository = (db: Executor): GarageRepository => ({
       .returningAll()
       .executeTakeFirstOrThrow();
     return toClosure(row);
+  },
+
+  async findWithClosures(id, from, to) {
+    if (!isUuid(id)) return null;
+    const row = await db
+      .selectFrom('garages as g')
+      .selectAll('g')
+      .select((eb) =>
+        jsonArrayFrom(
+          eb
+            .selectFrom('garage_closures as c')
+            .select(['c.id', 'c.garage_id', 'c.from_date', 'c.to_date', 'c.reason'])
+            .whereRef('c.garage_id', '=', 'g.id')
+            .where('c.from_date', '<=', to)
+            .where('c.to_date', '>=', from)
+            .orderBy('c.from_date')
+            .orderBy('c.id'),
+        ).as('closures'),
+      )
+      .where('g.id', '=', id)
+      .executeTakeFirst();
+    // json_agg writes a `date` as YYYY-MM-DD, the string the `date` parser gives (db.ts).
+    return row ? { garage: toGarage(row), closures: row.closures.map(toClosure) } : null;
   },
 
   async listClosures(garageId, from, to) {

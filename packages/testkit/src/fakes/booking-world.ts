@@ -33,12 +33,25 @@ export interface WorldOptions {
   outbox?: Outbox;
 }
 
-/** Fakes of the garage and product repositories: only what the booking use-cases read. */
-const fakeGarages = (garage: Garage, closures: Closure[]): Pick<GarageRepository, 'findById' | 'listClosures'> => ({
-  findById: async (id) => (id === garage.id ? structuredClone(garage) : null),
-  listClosures: async (garageId, from, to) =>
-    closures.filter((c) => c.garageId === garageId && c.from <= to && c.to >= from),
-});
+/** Fakes of the garage and product repositories: only what the booking use-cases read. `reads` names each read. */
+const fakeGarages = (garage: Garage, closures: Closure[], reads: string[]): Pick<GarageRepository, 'findById' | 'listClosures' | 'findWithClosures'> => {
+  const closuresOf = (garageId: string, from: string, to: string) =>
+    closures.filter((c) => c.garageId === garageId && c.from <= to && c.to >= from);
+  return {
+    findById: async (id) => {
+      reads.push('findById');
+      return id === garage.id ? structuredClone(garage) : null;
+    },
+    listClosures: async (garageId, from, to) => {
+      reads.push('listClosures');
+      return closuresOf(garageId, from, to);
+    },
+    findWithClosures: async (id, from, to) => {
+      reads.push('findWithClosures');
+      return id === garage.id ? { garage: structuredClone(garage), closures: closuresOf(id, from, to) } : null;
+    },
+  };
+};
 
 const fakeProducts = (known: string[]): Pick<ProductReader, 'findExistingIds'> => ({
   findExistingIds: async (garageId, ids) => (garageId === GARAGE_ID ? ids.filter((id) => known.includes(id)) : []),
@@ -61,7 +74,8 @@ export const bookingWorld = (options: WorldOptions = {}) => {
   };
   const closures = (options.closures ?? []).map((c, i) => ({ id: `closure-${i}`, garageId: GARAGE_ID, reason: null, ...c }));
   const products = [PRODUCT_A, PRODUCT_B];
-  const garages = fakeGarages(garage, closures);
+  const garageReads: string[] = [];
+  const garages = fakeGarages(garage, closures, garageReads);
   const store = makeInMemoryBooking({
     clock,
     productExists: (_garageId, id) => products.includes(id),
@@ -78,7 +92,7 @@ export const bookingWorld = (options: WorldOptions = {}) => {
   const availability = makeListAvailability({ garages, appointments: store.appointments, clock });
   const list = (from: string, to = from, durationMinutes?: number) =>
     availability({ garageId: GARAGE_ID, from, to, ...(durationMinutes === undefined ? {} : { durationMinutes }) });
-  return { clock, garage, store, book, list, availability };
+  return { clock, garage, garageReads, store, book, list, availability };
 };
 
 /** The code of a rejected promise's error, or `'OK'` when it resolved: compact assertions over many outcomes. */

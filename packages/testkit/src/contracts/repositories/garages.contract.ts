@@ -38,6 +38,25 @@ export const garageRepositoryContract: Contract = (t, { repos }) => {
     t.same(await repos.garages.listClosures('not-a-uuid', '2026-01-01', '2027-12-31'), []);
   });
 
+  t.test('a garage is read with its closures overlapping a date range, in the same shapes as apart', async (t) => {
+    const garage = await newGarage(repos);
+    const other = await newGarage(repos);
+    const add = (garageId: string, from: string, to: string, reason: string | null = null) =>
+      repos.garages.addClosure({ garageId, from, to, reason });
+    const christmas = await add(garage.id, '2026-12-24', '2026-12-26', 'Christmas');
+    const newYear = await add(garage.id, '2027-01-01', '2027-01-01');
+    await add(garage.id, '2027-01-02', '2027-01-05');
+    await add(other.id, '2026-12-31', '2026-12-31');
+    t.same(await repos.garages.findWithClosures(garage.id, '2026-12-26', '2027-01-01'), { garage, closures: [christmas, newYear] });
+    t.same(await repos.garages.findWithClosures(garage.id, '2026-12-27', '2026-12-31'), { garage, closures: [] });
+    t.same(await repos.garages.findWithClosures(other.id, '2026-12-31', '2026-12-31'), {
+      garage: await repos.garages.findById(other.id),
+      closures: await repos.garages.listClosures(other.id, '2026-12-31', '2026-12-31'),
+    });
+    t.equal(await repos.garages.findWithClosures(randomUUID(), '2026-01-01', '2027-12-31'), null);
+    t.equal(await repos.garages.findWithClosures('not-a-uuid', '2026-01-01', '2027-12-31'), null);
+  });
+
   t.test('a closure for a garage that does not exist is INVALID_REFERENCE', async (t) => {
     const closure = { from: '2026-12-24', to: '2026-12-24', reason: 'x' };
     await t.rejects(repos.garages.addClosure({ garageId: randomUUID(), ...closure }), { code: 'INVALID_REFERENCE' });
