@@ -6,8 +6,11 @@ import pg from 'pg';
  * so the number is bounded (some 80 texts are in use; past the bound, statements go unnamed as before).
  */
 export const MAX_NAMED_STATEMENTS = 200;
-/** Texts remembered per connection as seen once, waiting for a second use to be named. */
-const SEEN_ONCE = 1000;
+/**
+ * Texts remembered per connection as seen once, waiting for a second use to be named. Few: a statement in use comes
+ * back long before 64 others have passed, and each text kept is memory (a probe of 500 garages writes some 10 KB).
+ */
+const SEEN_ONCE = 64;
 
 /**
  * A pg client that names each statement the second time it runs it, so that Postgres parses and plans it once per
