@@ -21,8 +21,9 @@ const SEEN_ONCE = 64;
  * A text seen once stays unnamed: kysely writes a new text for each length of an `in (…)` list, and naming those
  * would fill the connection with statements used once. Only the `(text, values)` calls that kysely makes are named;
  * every other form (a text alone, a config object, a cursor, a callback) is passed on as it is. pg itself keeps the
- * name and text of each parsed statement and parses again after a failed Parse. Named statements also work through
- * PgBouncer ≥ 1.22 in transaction mode (its `max_prepared_statements`).
+ * name and text of each parsed statement and parses again after a failed Parse. psycopg 3 prepares the same way (after
+ * a threshold of runs, up to a maximum per connection). Through PgBouncer in transaction mode, named statements need
+ * version 1.21 or later with `max_prepared_statements` set.
  */
 export class PreparingClient extends pg.Client {
   readonly #names = new Map<string, string>();
