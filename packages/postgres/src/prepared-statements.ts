@@ -3,7 +3,7 @@ import pg from 'pg';
 
 /**
  * Named statements per connection, at most: Postgres keeps each one's parse tree and plan for the connection's life,
- * so the number is bounded (some 80 texts are in use; past the bound, statements go unnamed as before).
+ * so the number is bounded (past the bound, statements go unnamed as before).
  */
 export const MAX_NAMED_STATEMENTS = 200;
 /**
@@ -15,8 +15,8 @@ const SEEN_ONCE = 64;
 /**
  * A pg client that names each statement the second time it runs it, so that Postgres parses and plans it once per
  * connection instead of on every call: kysely sends every statement unnamed, which made Postgres parse and plan each
- * of a booking's eight statements again on every booking. On the bench (issue 18) naming took a third of Postgres'
- * CPU off a booking and three fifths off a lookup by SKU.
+ * statement of a booking again on every booking. On the bench (issue 18) naming took a third of Postgres' CPU off a
+ * booking and three fifths off a lookup by SKU.
  *
  * A text seen once stays unnamed: kysely writes a new text for each length of an `in (…)` list, and naming those
  * would fill the connection with statements used once. Only the `(text, values)` calls that kysely makes are named;

@@ -17,8 +17,8 @@ export const makeOutbox = (db: Executor): Outbox =>
       const toggle = audienceOf(type);
       const audience = toggle === null ? sql`` : sql`and ${sql.ref(`i.${TOGGLE_COLUMN[toggle]}`)}`;
       // One statement: the event, its deliveries, and the wake-up of the deliverers (sent by Postgres at commit,
-      // only when a delivery was written). Written as SQL rather than with the query builder, which took as long to
-      // build and compile this statement on every write as Postgres took to run it (issue 18).
+      // only when a delivery was written). Written as SQL rather than with the query builder, which spent some 20 µs
+      // building and compiling it on every write, 2.5 µs as SQL (issue 18).
       await sql`
         with event as (
           insert into webhook_events (garage_id, type, payload) values (${garageId}, ${type}, ${JSON.stringify(data)})
