@@ -123,7 +123,7 @@ export const makeBookAppointment =
         if (unknown.length > 0) throw new InvalidReferenceError('Unknown product', unknown);
       }
 
-      const localDate = model.localDateOf(candidate.start);
+      const { localDate } = candidate;
       // A valid candidate always had a date to read around; should its local date be outside, its closures are read.
       const closures =
         around && around.from <= localDate && localDate <= around.to

@@ -34,7 +34,7 @@ export const makeRescheduleAppointment =
       const check = new Checker();
       const candidate = model.parse({ startsAt: cmd.startsAt, durationMinutes: cmd.durationMinutes ?? appointment.durationMinutes }, check);
       if (candidate === null) throw new ValidationError('Invalid reschedule', check.details);
-      const localDate = model.localDateOf(candidate.start);
+      const { localDate } = candidate;
       const interval = model.resolve(candidate, await tx.garages.listClosures(cmd.garageId, localDate, localDate));
 
       const days: BookingLockKey[] = [{ garageId: cmd.garageId, localDate: model.localDateOf(appointment.startsAt) }];

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import { WEEKDAYS, type BookingSettings, type Closure } from '../entities/garage.js';
 import { DatesUnavailableError } from '../errors.js';
@@ -43,6 +44,8 @@ export interface CandidateInput {
 /** A start that passed the 400 rules: well-formed, not in the past, on the grid, with a valid duration. */
 export interface Candidate {
   start: Date;
+  /** The garage's local date of `start` (`YYYY-MM-DD`), read while parsing. */
+  localDate: string;
   durationMinutes: number;
 }
 
@@ -163,25 +166,46 @@ export const localDatesAround = (startsAt: unknown): { from: string; to: string 
   return isLocalDate(written) ? { from: addCalendarDays(written, -2), to: addCalendarDays(written, 2) } : null;
 };
 
+/** A local date of a zone, as numbers: its first instant, and its offset if one offset holds all day from 00:00. */
+interface DayFacts {
+  startMs: number;
+  fixedOffset: number | null;
+}
+
+/**
+ * Day facts by zone and date, shared by every model: they follow from the zone's rules alone, and each costs Luxon
+ * several Intl calls (IANA offsets), which every booking paid for its day and every availability for each of its days.
+ */
+const dayFacts = new LRUCache<string, DayFacts>({ max: 4096 });
+
 export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
   const zone = settings.timezone;
   const iana = IANAZone.create(zone);
   const slotMs = settings.slotMinutes * MINUTE_MS;
   const nowMs = now.getTime();
   const noticeUntil = nowMs + settings.minNoticeMinutes * MINUTE_MS;
-  const lastBookableDate = DateTime.fromMillis(nowMs, { zone }).plus({ days: settings.horizonDays }).toISODate() as string;
+  // Local today plus whole calendar days: date arithmetic, one IANA offset (each costs an Intl call).
+  const lastBookableDate = addCalendarDays(DateTime.fromMillis(nowMs, { zone }).toISODate() as string, settings.horizonDays);
 
   const at = (ms: number) => DateTime.fromMillis(ms, { zone });
   const wallMinutes = (dt: DateTime) => dt.hour * 60 + dt.minute;
-  // Each date's start is asked for twice (as a day and as the end of the day before); an IANA offset costs an Intl call.
-  const starts = new Map<string, DateTime>();
-  const dayStart = (date: string) => {
-    let start = starts.get(date);
-    if (start === undefined) {
-      start = DateTime.fromISO(date, { zone }).startOf('day');
-      starts.set(date, start);
+  const dayStart = (date: string) => DateTime.fromISO(date, { zone }).startOf('day');
+
+  /**
+   * A day that starts at 00:00 and ends with the offset it started with has no transition (no zone has two
+   * transitions in one day that cancel out): its offset holds all day.
+   */
+  const factsOf = (date: string): DayFacts => {
+    const key = `${zone}\n${date}`;
+    let facts = dayFacts.get(key);
+    if (facts === undefined) {
+      const start = dayStart(date);
+      const lastInstant = at(dayStart(addCalendarDays(date, 1)).toMillis() - 1);
+      const fixed = start.hour === 0 && start.minute === 0 && lastInstant.offset === start.offset;
+      facts = { startMs: start.toMillis(), fixedOffset: fixed ? start.offset : null };
+      dayFacts.set(key, facts);
     }
-    return start;
+    return facts;
   };
 
   const wallOf = (date: string, minutes: number) => {
@@ -198,20 +222,15 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
       .sort((a, b) => a - b);
 
   /**
-   * The garage's clock on `date`. A day that starts at 00:00 and ends with the offset it started with has no
-   * transition (no zone has two transitions in one day that cancel out), so its readings and offsets are plain
-   * arithmetic from its start, at a fraction of Luxon's cost (IANA offsets go through Intl; a busy 31-day
-   * availability asked Luxon for some 1,500 readings and 1,200 formatted instants). A transition day resolves each
-   * reading through the IANA zone.
+   * The garage's clock on `date`. On a day with one offset, readings and offsets are plain arithmetic from its start,
+   * at a fraction of Luxon's cost (IANA offsets go through Intl; a busy 31-day availability asked Luxon for some 1,500
+   * readings and 1,200 formatted instants). A transition day resolves each reading through the IANA zone.
    */
   const clockOf = (date: string): DayClock => {
-    const start = dayStart(date);
-    const lastInstant = at(dayStart(addCalendarDays(date, 1)).toMillis() - 1);
-    if (start.hour === 0 && start.minute === 0 && lastInstant.offset === start.offset) {
+    const { startMs, fixedOffset } = factsOf(date);
+    if (fixedOffset !== null) {
       // One offset all day from midnight on: the clock reads `minutes` exactly `minutes` after the day's start.
-      const startMs = start.toMillis();
-      const offset = start.offset;
-      return { format: (ms) => fixedOffsetRfc3339(ms, offset), reading: (minutes) => [startMs + minutes * MINUTE_MS] };
+      return { format: (ms) => fixedOffsetRfc3339(ms, fixedOffset), reading: (minutes) => [startMs + minutes * MINUTE_MS] };
     }
     return { format: (ms) => toLocalRfc3339(new Date(ms), iana), reading: (minutes) => instantsReading(date, minutes) };
   };
@@ -301,14 +320,14 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
         );
         return null;
       }
-      return duration === null ? null : { start: new Date(parsed.toMillis()), durationMinutes: duration };
+      return duration === null ? null : { start: new Date(parsed.toMillis()), localDate: local.toISODate() as string, durationMinutes: duration };
     },
 
     localDateOf: (instant) => at(instant.getTime()).toISODate() as string,
 
     resolve(candidate, closures) {
       const start = candidate.start.getTime();
-      const day = planDay(at(start).toISODate() as string, closures);
+      const day = planDay(candidate.localDate, closures);
       const reason = whyUnavailable(day, start, start + candidate.durationMinutes * MINUTE_MS);
       if (reason !== null) throw new DatesUnavailableError(reason);
       return intervalOf(start, candidate.durationMinutes, day);
@@ -327,7 +346,7 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
     },
 
     span(from, to) {
-      return { from: dayStart(from).toJSDate(), to: dayStart(addCalendarDays(to, 1)).toJSDate() };
+      return { from: new Date(factsOf(from).startMs), to: new Date(factsOf(addCalendarDays(to, 1)).startMs) };
     },
   };
 };
