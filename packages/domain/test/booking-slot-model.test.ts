@@ -7,6 +7,7 @@ import {
   DEFAULT_BOOKING,
   Checker,
   fixedOffsetRfc3339,
+  localRfc3339,
   toLocalRfc3339,
   type BookingSettings,
 } from './support.js';
@@ -143,6 +144,27 @@ t.test('a fixed offset is written as Luxon writes it, whatever the instant and o
       t.equal(fixedOffsetRfc3339(ms, minutes), toLocalRfc3339(new Date(ms), FixedOffsetZone.instance(minutes)));
     }),
   );
+});
+
+t.test('an instant is written in an IANA zone as Luxon writes it, on ordinary and transition days alike', async (t) => {
+  const zones = ['Europe/Paris', 'America/New_York', 'America/Santiago', 'Australia/Lord_Howe', 'Asia/Kolkata', 'UTC', 'Pacific/Apia', 'Pacific/Kiritimati', 'America/St_Johns', 'Europe/London'];
+  // Any instant of 1900–2100, to the millisecond, and instants within minutes of this zone's transitions of 2026.
+  const anyInstant = fc.integer({ min: -2_208_988_800_000, max: 4_102_444_800_000 });
+  const nearTransition = fc.tuple(fc.integer({ min: 0, max: 365 * 24 }), fc.integer({ min: -90, max: 90 })).map(
+    ([hour, minutes]) => Date.UTC(2026, 0, 1) + hour * 3_600_000 + minutes * 60_000,
+  );
+  fc.assert(
+    fc.property(fc.constantFrom(...zones), fc.oneof(anyInstant, nearTransition), (zone, ms) => {
+      t.equal(localRfc3339(new Date(ms), zone), toLocalRfc3339(new Date(ms), zone), `${zone} ${new Date(ms).toISOString()}`);
+    }),
+    { numRuns: 2000 },
+  );
+  // The instants around Paris' two transitions of 2026, minute by minute.
+  for (const around of [Date.UTC(2026, 2, 29, 1), Date.UTC(2026, 9, 25, 1)]) {
+    for (let ms = around - 3_600_000; ms <= around + 3_600_000; ms += 60_000) {
+      t.equal(localRfc3339(new Date(ms), 'Europe/Paris'), toLocalRfc3339(new Date(ms), 'Europe/Paris'));
+    }
+  }
 });
 
 t.test('parse: the 400 rules, in the garage local time', async (t) => {

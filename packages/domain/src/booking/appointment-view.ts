@@ -1,6 +1,6 @@
 import { completeCustomer, completeVehicle, type Appointment, type AppointmentStatus } from '../entities/appointment.js';
 import type { OutboxEvent, WebhookEventType } from '../ports/outbox.port.js';
-import { toLocalRfc3339 } from './slot-model.js';
+import { localRfc3339 } from './slot-model.js';
 
 /** The appointment object of CONTRACT.md §4.6, as the API answers it and webhook events carry it. */
 export interface AppointmentView {
@@ -26,7 +26,7 @@ export interface AppointmentView {
  * listed it; absent optional values as null.
  */
 export const appointmentView = (appointment: Appointment, timezone: string): AppointmentView => {
-  const local = (instant: Date) => toLocalRfc3339(instant, timezone);
+  const local = (instant: Date) => localRfc3339(instant, timezone);
   return {
     id: appointment.id,
     status: appointment.status,

@@ -141,16 +141,16 @@ const twoDigits = (n: number) => String(n).padStart(2, '0');
 
 /**
  * `toLocalRfc3339` for an offset that holds all day: plain arithmetic, where Luxon costs some microseconds per call
- * and availability writes two per candidate start. What arithmetic does not cover (an instant with milliseconds, an
- * offset with seconds, a year outside 0000–9999: never a slot instant) goes through Luxon.
+ * and availability writes two per candidate start. Milliseconds are written when there are any, as Luxon does. What
+ * arithmetic does not cover (an offset with seconds, a year outside 0000–9999) goes through Luxon.
  */
 export const fixedOffsetRfc3339 = (ms: number, offsetMinutes: number): string => {
   const wall = new Date(ms + offsetMinutes * MINUTE_MS).toISOString();
-  if (ms % 1000 !== 0 || !Number.isInteger(offsetMinutes) || wall.length !== 24) {
+  if (!Number.isInteger(offsetMinutes) || wall.length !== 24) {
     return toLocalRfc3339(new Date(ms), FixedOffsetZone.instance(offsetMinutes));
   }
   const abs = Math.abs(offsetMinutes);
-  return `${wall.slice(0, 19)}${offsetMinutes < 0 ? '-' : '+'}${twoDigits(Math.floor(abs / 60))}:${twoDigits(abs % 60)}`;
+  return `${wall.slice(0, ms % 1000 === 0 ? 19 : 23)}${offsetMinutes < 0 ? '-' : '+'}${twoDigits(Math.floor(abs / 60))}:${twoDigits(abs % 60)}`;
 };
 
 export const addCalendarDays = (date: string, days: number): string =>
@@ -178,6 +178,42 @@ interface DayFacts {
  */
 const dayFacts = new LRUCache<string, DayFacts>({ max: 4096 });
 
+/**
+ * A day that starts at 00:00 and ends with the offset it started with has no transition (no zone has two transitions
+ * in one day that cancel out): its offset holds all day, 24 hours long.
+ */
+const dayFactsOf = (zone: string, date: string): DayFacts => {
+  const key = `${zone}\n${date}`;
+  let facts = dayFacts.get(key);
+  if (facts === undefined) {
+    const start = DateTime.fromISO(date, { zone }).startOf('day');
+    const next = DateTime.fromISO(addCalendarDays(date, 1), { zone }).startOf('day');
+    const lastInstant = DateTime.fromMillis(next.toMillis() - 1, { zone });
+    const fixed = start.hour === 0 && start.minute === 0 && lastInstant.offset === start.offset;
+    facts = { startMs: start.toMillis(), fixedOffset: fixed ? start.offset : null };
+    dayFacts.set(key, facts);
+  }
+  return facts;
+};
+
+const DAY_MS = 86_400_000;
+
+/**
+ * `toLocalRfc3339` for an IANA zone: by arithmetic when the instant falls on a day with one offset (its local date is
+ * its UTC date or a neighbour, and the day's facts are cached), through Luxon otherwise. Every appointment written
+ * for a response or an event has four such times.
+ */
+export const localRfc3339 = (instant: Date, zone: string): string => {
+  const ms = instant.getTime();
+  for (const shift of [0, 1, -1]) {
+    const date = new Date(ms + shift * DAY_MS).toISOString().slice(0, 10);
+    if (!LOCAL_DATE.test(date)) break;
+    const { startMs, fixedOffset } = dayFactsOf(zone, date);
+    if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) return fixedOffsetRfc3339(ms, fixedOffset);
+  }
+  return toLocalRfc3339(instant, zone);
+};
+
 export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
   const zone = settings.timezone;
   const iana = IANAZone.create(zone);
@@ -189,24 +225,7 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
 
   const at = (ms: number) => DateTime.fromMillis(ms, { zone });
   const wallMinutes = (dt: DateTime) => dt.hour * 60 + dt.minute;
-  const dayStart = (date: string) => DateTime.fromISO(date, { zone }).startOf('day');
-
-  /**
-   * A day that starts at 00:00 and ends with the offset it started with has no transition (no zone has two
-   * transitions in one day that cancel out): its offset holds all day.
-   */
-  const factsOf = (date: string): DayFacts => {
-    const key = `${zone}\n${date}`;
-    let facts = dayFacts.get(key);
-    if (facts === undefined) {
-      const start = dayStart(date);
-      const lastInstant = at(dayStart(addCalendarDays(date, 1)).toMillis() - 1);
-      const fixed = start.hour === 0 && start.minute === 0 && lastInstant.offset === start.offset;
-      facts = { startMs: start.toMillis(), fixedOffset: fixed ? start.offset : null };
-      dayFacts.set(key, facts);
-    }
-    return facts;
-  };
+  const factsOf = (date: string) => dayFactsOf(zone, date);
 
   const wallOf = (date: string, minutes: number) => {
     const [year, month, day] = date.split('-').map(Number);
