@@ -197,6 +197,8 @@ const dayFactsOf = (zone: string, date: string): DayFacts => {
 };
 
 const DAY_MS = 86_400_000;
+/** An instant's local date in any zone is its UTC date or a neighbour; the UTC date is the likeliest. */
+const DATE_SHIFTS = [0, 1, -1] as const;
 
 /**
  * `toLocalRfc3339` for an IANA zone: by arithmetic when the instant falls on a day with one offset (its local date is
@@ -205,7 +207,7 @@ const DAY_MS = 86_400_000;
  */
 export const localRfc3339 = (instant: Date, zone: string): string => {
   const ms = instant.getTime();
-  for (const shift of [0, 1, -1]) {
+  for (const shift of DATE_SHIFTS) {
     const date = new Date(ms + shift * DAY_MS).toISOString().slice(0, 10);
     if (!LOCAL_DATE.test(date)) break;
     const { startMs, fixedOffset } = dayFactsOf(zone, date);

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Closure, Garage, GarageRepository, WeeklyHours } from '@garage/domain';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
@@ -27,6 +27,14 @@ const toClosure = (row: Omit<Selectable<GarageClosuresTable>, 'created_at'>): Cl
   to: row.to_date,
   reason: row.reason,
 });
+
+/** The closures (aliased `c`) overlapping the inclusive local-date range `[from, to]`. */
+const overlapping =
+  (from: string, to: string) =>
+  (eb: ExpressionBuilder<{ c: GarageClosuresTable }, 'c'>) =>
+    eb.and([eb('c.from_date', '<=', to), eb('c.to_date', '>=', from)]);
+
+const CLOSURE_COLUMNS = ['c.id', 'c.garage_id', 'c.from_date', 'c.to_date', 'c.reason'] as const;
 
 export const makeGarageRepository = (db: Executor): GarageRepository => ({
   async create(input) {
@@ -78,10 +86,9 @@ export const makeGarageRepository = (db: Executor): GarageRepository => ({
         jsonArrayFrom(
           eb
             .selectFrom('garage_closures as c')
-            .select(['c.id', 'c.garage_id', 'c.from_date', 'c.to_date', 'c.reason'])
+            .select(CLOSURE_COLUMNS)
             .whereRef('c.garage_id', '=', 'g.id')
-            .where('c.from_date', '<=', to)
-            .where('c.to_date', '>=', from)
+            .where(overlapping(from, to))
             .orderBy('c.from_date')
             .orderBy('c.id'),
         ).as('closures'),
@@ -95,13 +102,12 @@ export const makeGarageRepository = (db: Executor): GarageRepository => ({
   async listClosures(garageId, from, to) {
     if (!isUuid(garageId)) return [];
     const rows = await db
-      .selectFrom('garage_closures')
-      .selectAll()
-      .where('garage_id', '=', garageId)
-      .where('from_date', '<=', to)
-      .where('to_date', '>=', from)
-      .orderBy('from_date')
-      .orderBy('id')
+      .selectFrom('garage_closures as c')
+      .select(CLOSURE_COLUMNS)
+      .where('c.garage_id', '=', garageId)
+      .where(overlapping(from, to))
+      .orderBy('c.from_date')
+      .orderBy('c.id')
       .execute();
     return rows.map(toClosure);
   },
