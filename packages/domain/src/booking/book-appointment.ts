@@ -131,10 +131,9 @@ export const makeBookAppointment =
           : await tx.garages.listClosures(garageId, localDate, localDate);
       const interval = model.resolve(candidate, closures);
 
-      await tx.bookingLocks.acquire({ garageId, localDate: interval.localDate });
       const last = interval.slots[interval.slots.length - 1] ?? interval.start;
-      const booked = await tx.appointments.listOverlapping(
-        garageId,
+      const booked = await tx.bookingLocks.acquireAndListOverlapping(
+        { garageId, localDate: interval.localDate },
         interval.start,
         new Date(last.getTime() + settings.slotMinutes * 60_000),
       );

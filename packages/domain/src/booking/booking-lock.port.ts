@@ -1,3 +1,5 @@
+import type { BookedInterval } from './occupancy.js';
+
 /** The unit a booking locks: a booking lies on one local date of one garage, so only that date's bookings compete. */
 export interface BookingLockKey {
   garageId: string;
@@ -20,6 +22,12 @@ export interface BookingLockKey {
  */
 export interface BookingLocks {
   acquire(key: BookingLockKey): Promise<void>;
+  /**
+   * `acquire(key)`, then what `appointments.listOverlapping(key.garageId, from, to, excludeId)` returns, read after
+   * the lock was granted (fresh reads above). One step, so that an adapter can take the lock and read in one round
+   * trip: the check that must not race is made under the lock on this read (issue 18).
+   */
+  acquireAndListOverlapping(key: BookingLockKey, from: Date, to: Date, excludeId?: string): Promise<BookedInterval[]>;
 }
 
 /** The one order in which a transaction takes several booking locks. */

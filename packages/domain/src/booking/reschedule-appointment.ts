@@ -37,13 +37,15 @@ export const makeRescheduleAppointment =
       const { localDate } = candidate;
       const interval = model.resolve(candidate, await tx.garages.listClosures(cmd.garageId, localDate, localDate));
 
-      const days: BookingLockKey[] = [{ garageId: cmd.garageId, localDate: model.localDateOf(appointment.startsAt) }];
-      if (interval.localDate !== days[0]?.localDate) days.push({ garageId: cmd.garageId, localDate: interval.localDate });
-      for (const day of days.sort(compareBookingLockKeys)) await tx.bookingLocks.acquire(day);
+      const fromDay: BookingLockKey = { garageId: cmd.garageId, localDate: model.localDateOf(appointment.startsAt) };
+      const toDay: BookingLockKey = { garageId: cmd.garageId, localDate: interval.localDate };
+      // Both days' locks, in their one order; the read comes with the last one.
+      const [firstLock, lastLock] = compareBookingLockKeys(fromDay, toDay) <= 0 ? [fromDay, toDay] : [toDay, fromDay];
+      if (firstLock.localDate !== lastLock.localDate) await tx.bookingLocks.acquire(firstLock);
 
       const last = interval.slots[interval.slots.length - 1] ?? interval.start;
-      const booked = await tx.appointments.listOverlapping(
-        cmd.garageId,
+      const booked = await tx.bookingLocks.acquireAndListOverlapping(
+        lastLock,
         interval.start,
         new Date(last.getTime() + settings.slotMinutes * 60_000),
         appointment.id,

@@ -7,9 +7,12 @@ import {
   type AppointmentRepository,
   type AppointmentStatus,
   type AppointmentVehicle,
+  type BookedInterval,
+  type BookingLockKey,
 } from '@garage/domain';
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { AppointmentsTable, Database, Executor } from '../schema.js';
+import { acquireBookingLock, bookingLockName } from './locks.js';
 
 type AppointmentRow = Selectable<AppointmentsTable>;
 
@@ -51,15 +54,51 @@ const withProducts = async (db: Executor, rows: AppointmentRow[]): Promise<Appoi
  */
 const nextUpdatedAt = sql<Date>`greatest(date_trunc('milliseconds', clock_timestamp()), appointments.updated_at + interval '1 millisecond')`;
 
+/**
+ * Lower bound on starts_at of the places overlapping a window from `from` (the check constraint
+ * appointments_duration_bounded guarantees it), so that the partial index appointments_place_idx reads a window
+ * instead of the garage's whole history.
+ */
+const earliestStartOf = (from: Date) => new Date(from.getTime() - MAX_DURATION_MINUTES * 60_000);
+
+/**
+ * Epoch milliseconds as float8, not timestamptz: a busy month is thousands of rows, and pg's timestamp parser (a
+ * regular expression per value) cost more than the rest of the availability computation.
+ */
+interface PlaceRow {
+  starts_ms: number;
+  ends_ms: number;
+}
+const toInterval = (row: PlaceRow): BookedInterval => ({ startsAt: new Date(Number(row.starts_ms)), endsAt: new Date(Number(row.ends_ms)) });
+
+/**
+ * `BookingLocks.acquireAndListOverlapping`: the lock and the read in one round trip, through the function of
+ * migration 0006, whose query has the conditions of `listOverlapping` below.
+ */
+export const listOverlappingUnderLock = async (
+  trx: Transaction<Database>,
+  key: BookingLockKey,
+  from: Date,
+  to: Date,
+  excludeId?: string,
+): Promise<BookedInterval[]> => {
+  if (!isUuid(key.garageId)) {
+    await acquireBookingLock(trx, key);
+    return [];
+  }
+  const exclude = excludeId !== undefined && isUuid(excludeId) ? excludeId : null;
+  const { rows } = await sql<PlaceRow>`
+    select starts_ms, ends_ms
+      from booking_places_under_lock(${bookingLockName(key)}, ${key.garageId}, ${earliestStartOf(from)}, ${from}, ${to}, ${exclude})`.execute(
+    trx,
+  );
+  return rows.map(toInterval);
+};
+
 export const makeAppointmentReader = (db: Executor): AppointmentReader => ({
   async listOverlapping(garageId, from, to, excludeId) {
     if (!isUuid(garageId)) return [];
-    // Lower bound on starts_at (the check constraint appointments_duration_bounded guarantees it) so that the partial
-    // index appointments_place_idx reads a window instead of the garage's whole history; `<> 'cancelled'` as a literal
-    // so that the planner matches the index predicate.
-    const earliestStart = new Date(from.getTime() - MAX_DURATION_MINUTES * 60_000);
-    // Epoch milliseconds as float8, not timestamptz: a busy month is thousands of rows, and pg's timestamp parser
-    // (a regular expression per value) cost more than the rest of the availability computation.
+    // `<> 'cancelled'` as a literal so that the planner matches the index predicate.
     let query = db
       .selectFrom('appointments')
       .select([
@@ -68,12 +107,11 @@ export const makeAppointmentReader = (db: Executor): AppointmentReader => ({
       ])
       .where('garage_id', '=', garageId)
       .where('status', '<>', sql.lit('cancelled'))
-      .where('starts_at', '>', earliestStart)
+      .where('starts_at', '>', earliestStartOf(from))
       .where('starts_at', '<', to)
       .where('ends_at', '>', from);
     if (excludeId !== undefined && isUuid(excludeId)) query = query.where('id', '<>', excludeId);
-    const rows = await query.execute();
-    return rows.map((row) => ({ startsAt: new Date(Number(row.starts_ms)), endsAt: new Date(Number(row.ends_ms)) }));
+    return (await query.execute()).map(toInterval);
   },
 
   async findById(garageId, id) {

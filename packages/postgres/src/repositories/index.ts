@@ -5,7 +5,7 @@ import { toDomainError, withErrorMapping } from '../errors.js';
 import { makeIdempotencyStore } from '../idempotency-store.js';
 import type { Database } from '../schema.js';
 import { makeOutbox } from '../webhooks/outbox.js';
-import { makeAppointmentReader, makeAppointmentRepository } from './appointment-repository.js';
+import { listOverlappingUnderLock, makeAppointmentReader, makeAppointmentRepository } from './appointment-repository.js';
 import { makeGarageRepository } from './garage-repository.js';
 import { makeIntegrationRepository } from './integration-repository.js';
 import { makeLeadRepository } from './lead-repository.js';
@@ -39,7 +39,10 @@ const makeTransaction = (trx: Transaction<Database>): DomainTransaction => ({
   appointments: withErrorMapping(makeAppointmentRepository(trx)),
   leads: withErrorMapping(makeLeadRepository(trx)),
   outbox: withErrorMapping(makeOutbox(trx)),
-  bookingLocks: withErrorMapping({ acquire: (key) => acquireBookingLock(trx, key) }),
+  bookingLocks: withErrorMapping({
+    acquire: (key) => acquireBookingLock(trx, key),
+    acquireAndListOverlapping: (key, from, to, excludeId) => listOverlappingUnderLock(trx, key, from, to, excludeId),
+  }),
   idempotencyRecords: makeIdempotencyStore(trx),
 });
 

@@ -24,5 +24,8 @@ export const lockForGarage = async (trx: Transaction<Database>, scope: string, g
  * statement after the lock sees every booking committed before it was granted.
  */
 export const acquireBookingLock = async (trx: Transaction<Database>, key: BookingLockKey): Promise<void> => {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`booking:${key.garageId}:${key.localDate}`}, 0))`.execute(trx);
+  await sql`select pg_advisory_xact_lock(hashtextextended(${bookingLockName(key)}, 0))`.execute(trx);
 };
+
+/** The name hashed into a booking lock's key, here and in the function `booking_places_under_lock` (migration 0006). */
+export const bookingLockName = (key: BookingLockKey): string => `booking:${key.garageId}:${key.localDate}`;

@@ -180,6 +180,37 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     },
   },
   {
+    name: 'acquireAndListOverlapping holds the lock like acquire and reads what listOverlapping reads, after the lock was granted',
+    run: async () => {
+      const f = await setup();
+      const key = { garageId: f.garageId, localDate: '2030-01-07' };
+      const other = await create(f, newAppointment(f, { startsAt: at('09:30'), endsAt: at('10:30') }));
+      await create(f, newAppointment(f, { startsAt: at('11:00'), endsAt: at('12:00') }));
+      let active = 0;
+      let maxActive = 0;
+      const seen = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          f.uow.run(async (tx) => {
+            const places = await tx.bookingLocks.acquireAndListOverlapping(key, at('10:00'), at('11:00'));
+            active += 1;
+            maxActive = Math.max(maxActive, active);
+            await sleep(10);
+            await tx.appointments.create(newAppointment(f));
+            active -= 1;
+            return places.length;
+          }),
+        ),
+      );
+      assert.equal(maxActive, 1);
+      // The 09:30 place overlaps, the 11:00 one only touches; each transaction sees the commits of those before it.
+      assert.deepEqual([...seen].sort(), [1, 2, 3, 4, 5, 6]);
+      const without = await f.uow.run((tx) => tx.bookingLocks.acquireAndListOverlapping(key, at('09:00'), at('10:00'), other.id));
+      assert.deepEqual(without, [], 'excludeId');
+      const intervals = await f.uow.run((tx) => tx.bookingLocks.acquireAndListOverlapping(key, at('09:00'), at('10:00')));
+      assert.deepEqual(intervals, [{ startsAt: at('09:30'), endsAt: at('10:30') }]);
+    },
+  },
+  {
     name: 'a run inside the work of another joins its transaction: the outer rollback undoes the inner writes',
     run: async () => {
       const f = await setup();

@@ -199,6 +199,10 @@ export const makeInMemoryBooking = ({
         acquire: async (key) => {
           if (!withoutLock) releases.push(await acquire(`${key.garageId}|${key.localDate}`));
         },
+        async acquireAndListOverlapping(key, from, to, excludeId) {
+          await this.acquire(key);
+          return readerOver(view).listOverlapping(key.garageId, from, to, excludeId);
+        },
       },
     };
     try {
