@@ -1,6 +1,6 @@
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect } from 'kysely';
 import pg from 'pg';
-import { PreparingClient } from './prepared-statements.js';
+import { PipelinedBeginDialect, PipeliningClient } from './pipelined-begin.js';
 import type { Database } from './schema.js';
 
 // `date` stays a `YYYY-MM-DD` string: converting it to a JS Date would shift it by the process time zone.
@@ -83,7 +83,10 @@ const listenOn = async (config: pg.ClientConfig, channel: string, onNotify: () =
 export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
   const pool = new pg.Pool({
     // Each statement run again is parsed and planned once per connection (prepared-statements.ts).
-    Client: PreparingClient,
+    Client: PipeliningClient,
+    // A statement sent while another is out goes at once, behind it; a transaction's BEGIN and first statement travel
+    // together (pipelined-begin.ts). Used one statement at a time, a client behaves as without it.
+    pipeline: true,
     connectionString: options.connectionString,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 2000,
@@ -97,7 +100,7 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
   // idle: without this, a Postgres restart mid-transaction would crash the process. The failure still reaches the
   // next query on that client, and pg-pool discards the client on release.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PipelinedBeginDialect({ pool }) });
   return {
     db,
     kind: 'postgres',
