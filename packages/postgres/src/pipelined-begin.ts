@@ -1,5 +1,6 @@
 import { PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type PostgresDialectConfig, type TransactionSettings } from 'kysely';
 import { PreparingClient } from './prepared-statements.js';
+import { writesAtCommit } from './writes-at-commit.js';
 
 /**
  * Kysely's Postgres driver, but a transaction's `BEGIN` travels with its first statement instead of taking a round
@@ -21,14 +22,25 @@ class PipelinedBeginDriver extends PostgresDriver {
     // Observed at commit or rollback; until then a failure must not count as unhandled.
     begin.catch(() => {});
     this.#begins.set(connection, begin);
+    // The unit of work opening this transaction leaves its writes at commit to this driver.
+    const writes = writesAtCommit.getStore();
+    if (writes && writes.sentWithCommitOn === null) writes.sentWithCommitOn = connection;
     return Promise.resolve();
   }
 
+  /** The writes left for the commit and the COMMIT, in one write; the first failure among them is the commit's. */
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const begin = this.#begins.get(connection);
     this.#begins.delete(connection);
+    const writes = writesAtCommit.getStore();
+    const statements = writes?.sentWithCommitOn === connection ? writes.statements.splice(0) : [];
+    const sent = statements.map((statement) => connection.executeQuery(statement));
+    const commit = super.commitTransaction(connection);
+    for (const pending of [begin, ...sent, commit]) pending?.catch(() => {});
     await begin;
-    await super.commitTransaction(connection);
+    // A failed write aborted the transaction, and COMMIT then only rolled it back: its error is the one to report.
+    for (const pending of sent) await pending;
+    await commit;
   }
 
   // Kysely's declaration names its unexported connection class here; what it is given is what it handed out.

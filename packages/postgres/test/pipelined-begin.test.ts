@@ -4,6 +4,8 @@ import pg from 'pg';
 import t, { type Test } from 'tap';
 import { connectPostgres, type DatabaseHandle } from '../src/db.js';
 import { PipelinedBeginDialect } from '../src/pipelined-begin.js';
+import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
+import { newGarage } from '@garage/testkit';
 import { createTestDatabase } from '@garage/testkit/postgres';
 
 /** One connection, whose socket writes are recorded: the text of each write, as Postgres receives it. */
@@ -51,6 +53,20 @@ t.test("a transaction's BEGIN leaves with its first statement, in one write, and
   t.match(writes[0], /start transaction isolation level read committed[\s\S]*insert into notes values \(\$1\)/);
   t.match(writes[2], /commit/);
   t.same((await sql<{ n: number }>`select count(*)::int as n from notes`.execute(handle.db)).rows, [{ n: 2 }]);
+});
+
+t.test("a unit of work's event leaves with its COMMIT, in one write, and commits with the rest", async (t) => {
+  const { handle, writes } = await recordedConnection(t);
+  const garage = await newGarage(makeRepositories(handle.db));
+  writes.length = 0;
+  await makeUnitOfWork(handle.db).run(async (tx) => {
+    await tx.garages.addClosure({ garageId: garage.id, from: '2030-01-07', to: '2030-01-07', reason: null });
+    await tx.outbox.enqueue({ garageId: garage.id, type: 'lead.created', data: { id: 'l1' } });
+  });
+  t.equal(writes.length, 2, 'two writes: BEGIN with the closure, the event with COMMIT');
+  t.match(writes[1], /insert into webhook_events[\s\S]*commit/);
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from webhook_events where garage_id = ${garage.id}`.execute(handle.db);
+  t.same(rows, [{ n: 1 }]);
 });
 
 t.test('the transaction is one: a failure rolls back what the first statement wrote, and the connection is reused', async (t) => {

@@ -27,7 +27,9 @@ export interface OutboxEvent {
 
 /**
  * The transactional outbox. `enqueue` must run in the same transaction as the change that caused the event and
- * records one pending delivery per target integration, so nothing is lost between commit and delivery.
+ * records one pending delivery per target integration, so nothing is lost between commit and delivery. An adapter
+ * may write the event when the transaction commits (nothing reads it before): `enqueue` then resolves at once, and a
+ * failure to write it fails the commit, keeping nothing of the transaction.
  */
 export interface Outbox {
   enqueue(event: OutboxEvent): Promise<void>;

@@ -1,9 +1,10 @@
 import { DomainError } from '@garage/domain';
+import { sql } from 'kysely';
 import { newGarage } from '../../mothers/garages.js';
 import { productRow } from '../../mothers/import-rows.js';
 import type { Contract } from './harness.js';
 
-export const unitOfWorkContract: Contract = (t, { repos, uow }) => {
+export const unitOfWorkContract: Contract = (t, { repos, uow, handle }) => {
   t.test('work that succeeds commits every write', async (t) => {
     const garage = await newGarage(repos);
     const ids = await uow.run(async (tx) => {
@@ -42,5 +43,30 @@ export const unitOfWorkContract: Contract = (t, { repos, uow }) => {
       { code: 'DUPLICATE' },
     );
     t.same(await repos.garages.listClosures(garage.id, '2026-01-01', '2027-01-01'), []);
+  });
+
+  t.test('an event enqueued by the work is committed with its writes', async (t) => {
+    const garage = await newGarage(repos);
+    await uow.run(async (tx) => {
+      await tx.garages.addClosure({ garageId: garage.id, from: '2026-12-24', to: '2026-12-24', reason: null });
+      await tx.outbox.enqueue({ garageId: garage.id, type: 'lead.created', data: { id: 'l1' } });
+    });
+    t.equal((await repos.garages.listClosures(garage.id, '2026-01-01', '2027-01-01')).length, 1);
+    const { rows } = await sql<{ payload: unknown }>`select payload from webhook_events where garage_id = ${garage.id}`.execute(handle.db);
+    t.same(rows, [{ payload: { id: 'l1' } }]);
+  });
+
+  t.test('an event that cannot be written fails the work with its domain error, and nothing of it is kept', async (t) => {
+    const garage = await newGarage(repos);
+    await t.rejects(
+      uow.run(async (tx) => {
+        await tx.garages.addClosure({ garageId: garage.id, from: '2026-12-24', to: '2026-12-24', reason: null });
+        await tx.outbox.enqueue({ garageId: 'not a garage id', type: 'lead.created', data: {} });
+      }),
+      { code: 'VALIDATION_FAILED' },
+    );
+    t.same(await repos.garages.listClosures(garage.id, '2026-01-01', '2027-01-01'), []);
+    const after = await uow.run((tx) => tx.garages.findById(garage.id));
+    t.equal(after?.id, garage.id, 'the connection serves the next unit of work');
   });
 };
