@@ -23,7 +23,7 @@ import httpConventions from './plugins/http-conventions.js';
 import listCache from './plugins/list-cache.js';
 import metrics from './plugins/metrics.js';
 import readiness from './plugins/readiness.js';
-import securityHeaders from './plugins/security-headers.js';
+import securityHeadersPlugin, { securityHeaders, setsHeaders } from './plugins/security-headers.js';
 import routeMethods from './plugins/route-methods.js';
 import wellFormedText from './plugins/well-formed-text.js';
 import routes from './routes/index.js';
@@ -101,7 +101,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   // First, so that it sees every route (405 with `Allow` for a known path and a wrong method).
   await app.register(routeMethods, { ignoreTrailingSlash: IGNORE_TRAILING_SLASH });
 
-  await app.register(securityHeaders);
+  await app.register(securityHeadersPlugin);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -123,6 +123,8 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   });
   // In a scope of its own with @fastify/helmet (`reply.helmet()`), whose per-request hooks then stay off the API.
   await app.register(async (docs) => {
+    // A page, unlike the API's JSON: helmet's defaults for pages (swagger-ui sets its own CSP).
+    docs.addHook('onRequest', setsHeaders(securityHeaders()));
     await docs.register(fastifyHelmet, { global: false });
     await docs.register(swaggerUi, { routePrefix: '/api/public/docs', staticCSP: true });
   });

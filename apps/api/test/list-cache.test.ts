@@ -71,6 +71,7 @@ t.test('list page cache', async (t) => {
     t.equal(notModified.headers.etag, etag);
     t.equal(notModified.headers['cache-control'], 'private, no-cache');
     t.equal(notModified.headers.vary, 'x-api-key');
+    t.notOk(notModified.headers['content-type'], 'a 304 has no body, and no content type');
     const full = await get('/api/public/stock?limit=2', { 'x-api-key': north.keys.stock });
     t.equal(full.body, fresh.body, 'the page after a 304 is the same');
     t.equal(full.headers.etag, etag);

@@ -3,7 +3,7 @@ import DataLoader from 'dataloader';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
-import { matches } from './http-conventions.js';
+import { matches, sendNotModified } from './http-conventions.js';
 
 /**
  * The longest a cached page is trusted without being read again. The version probe sees every ordinary write at once;
@@ -164,9 +164,9 @@ export default fp(
         if (read?.version === version) page = await read.page;
       }
       if (answers(page, version, ifNoneMatch)) {
-        // With its ETag set, http-conventions neither hashes the body again nor misses that it is a 304.
-        const body = notModified(page, ifNoneMatch) ? '' : page.body;
-        reply.header('etag', page.etag).type('application/json; charset=utf-8').send(body);
+        if (notModified(page, ifNoneMatch)) return sendNotModified(reply, page.etag);
+        // With its ETag set, http-conventions does not hash the body again.
+        reply.header('etag', page.etag).type('application/json; charset=utf-8').send(page.body);
         return reply;
       }
       let settle: (page: CachedPage | null) => void = () => {};
