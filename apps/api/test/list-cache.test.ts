@@ -78,6 +78,17 @@ t.test('list page cache', async (t) => {
     t.match(full.headers['content-type'], /^application\/json; charset=utf-8$/);
   });
 
+  t.test('a cached page answers only the parameters it was read for: a request that fails validation still gets 400', async (t) => {
+    const key = { 'x-api-key': north.keys.stock };
+    for (let i = 0; i < 3; i++) t.equal((await get('/api/public/stock?limit=3', key)).statusCode, 200);
+    for (const url of ['/api/public/stock?limit=3&unknown=1', '/api/public/stock?limit=3&limit=3', '/api/public/stock?limit=3x', '/api/public/stock?limit=0']) {
+      const res = await get(url, key);
+      t.equal(res.statusCode, 400, url);
+      t.equal(res.json().code, 'VALIDATION_FAILED', url);
+    }
+    t.equal((await get('/api/public/stock?limit=3', key)).statusCode, 200, 'the page is still served');
+  });
+
   t.test('every write is seen by the next request', async (t) => {
     const key = { 'x-api-key': north.keys.all };
     const before = {

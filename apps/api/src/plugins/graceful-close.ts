@@ -17,9 +17,10 @@ export default fp(
       timer.unref();
       app.server.once('close', () => clearInterval(timer));
     });
-    app.addHook('onSend', async (_request, reply, payload) => {
+    // A callback hook: an async one costs every response a promise.
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (closing) reply.header('connection', 'close');
-      return payload;
+      done(null, payload);
     });
   },
   { name: 'graceful-close' },

@@ -1,6 +1,6 @@
 import { systemClock, type Clock, type ListName, type ListVersionProbe } from '@garage/domain';
 import DataLoader from 'dataloader';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { matches, sendNotModified } from './http-conventions.js';
@@ -98,7 +98,7 @@ const versionsOf = (probe: ListVersionProbe, list: ListName, shareMs: number, cl
   };
 };
 
-/** The garage, the list and every parameter that shapes the page, in a fixed order. */
+/** The garage, the list and every parameter that shapes the page, as the client wrote them, in a fixed order. */
 const keyOf = (list: ListName, garageId: string, query: unknown) => {
   const params = Object.entries((query ?? {}) as Record<string, unknown>)
     .filter(([name]) => !ACCESS_PARAMETERS.has(name))
@@ -152,9 +152,14 @@ export default fp(
 
     app.decorateRequest('pageToCache', null);
 
-    app.addHook('preHandler', async (request: FastifyRequest, reply) => {
-      const list = request.routeOptions.config?.listCache;
-      if (list === undefined || request.garageId === null) return;
+    /**
+     * Answers from the cache, or marks the request as the read of its page. Runs right after the route's access hook,
+     * before validation: a page is kept under the query as the client wrote it, so a page found was sent before for
+     * these very parameters, which then passed validation; a request that does not is refused as usual, and what it
+     * sends is not kept. Validation and the preHandler stage stay off the path of a cached page (issue 18).
+     */
+    const answerOrRead = (list: ListName) => async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.garageId === null) return;
       const key = keyOf(list, request.garageId, request.query);
       const version = await versionOf[list](request.garageId);
       const ifNoneMatch = request.headers['if-none-match'];
@@ -175,6 +180,13 @@ export default fp(
       const read: PageRead = { key, version, admitted, page: new Promise((resolve) => (settle = resolve)), settle };
       reading.set(key, read);
       request.pageToCache = read;
+    };
+    // After the route's own onRequest hooks (its access hook sets the garage), on the list routes only.
+    app.addHook('onRoute', (route) => {
+      const list = route.config?.listCache;
+      if (list === undefined) return;
+      const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+      route.onRequest = [...own, answerOrRead(list)];
     });
 
     // Registered after http-conventions: the page's ETag is set and, for a 304, the body is already gone. A 304 still
@@ -197,11 +209,17 @@ export default fp(
       done(null, payload);
     });
     // Whatever became of the read (an error, a client gone), those waiting for it must not wait for ever.
-    const release = async (request: FastifyRequest) => {
+    const release = (request: FastifyRequest) => {
       if (request.pageToCache) finish(request.pageToCache, null);
     };
-    app.addHook('onResponse', release);
-    app.addHook('onRequestAbort', release);
+    app.addHook('onResponse', (request, _reply, done) => {
+      release(request);
+      done();
+    });
+    app.addHook('onRequestAbort', (request, done) => {
+      release(request);
+      done();
+    });
   },
   { name: 'list-cache', dependencies: ['http-conventions', 'use-cases'] },
 );

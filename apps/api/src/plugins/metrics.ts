@@ -62,11 +62,28 @@ export default fp(
       registers: [registry],
     });
 
-    app.addHook('onResponse', async (request, reply) => {
-      const labels = { method: request.method, route: routeOf(request), status_code: String(reply.statusCode) };
-      requests.inc(labels);
-      duration.observe(labels, reply.elapsedTime / 1000);
-      if (reply.statusCode === 429) rateLimited.inc({ route: labels.route });
+    // The series of each (method, route, status), found once: prom-client would hash the label object on every call.
+    // Bounded: methods, route patterns and status codes are finite sets.
+    const series = new Map<string, { requests: Counter.Internal; duration: Histogram.Internal<(typeof labelNames)[number]> }>();
+    const seriesOf = (method: string, route: string, status: number) => {
+      const key = `${method} ${status} ${route}`;
+      let found = series.get(key);
+      if (found === undefined) {
+        const labels = { method, route, status_code: String(status) };
+        found = { requests: requests.labels(labels), duration: duration.labels(labels) };
+        series.set(key, found);
+      }
+      return found;
+    };
+
+    // A callback hook: an async one costs every response a promise.
+    app.addHook('onResponse', (request, reply, done) => {
+      const route = routeOf(request);
+      const { requests: count, duration: time } = seriesOf(request.method, route, reply.statusCode);
+      count.inc();
+      time.observe(reply.elapsedTime / 1000);
+      if (reply.statusCode === 429) rateLimited.inc({ route });
+      done();
     });
 
     app.decorate('metrics', {
