@@ -85,8 +85,14 @@ t.test('Dockerfile: the memory budget that pnpm bench measures, also in the Kube
   t.match(options, /--max-semi-space-size=\d+/, 'the young generation is bounded');
   const arenas = /MALLOC_ARENA_MAX=(\d+)/.exec(runtime)?.[1];
   t.ok(arenas, "glibc's arenas are bounded");
+  const mmapThreshold = /MALLOC_MMAP_THRESHOLD_=(\d+)/.exec(runtime)?.[1];
+  t.ok(mmapThreshold, 'large blocks are mapped on their own, and returned when freed');
   const { imageMemoryEnv } = (await import(app('../scripts/bench/servers.js'))) as { imageMemoryEnv: () => Record<string, string> };
-  t.same(imageMemoryEnv(), { NODE_OPTIONS: options, MALLOC_ARENA_MAX: arenas }, 'pnpm bench starts the API with these settings');
+  t.same(
+    imageMemoryEnv(),
+    { NODE_OPTIONS: options, MALLOC_ARENA_MAX: arenas, MALLOC_MMAP_THRESHOLD_: mmapThreshold },
+    'pnpm bench starts the API with these settings',
+  );
   const deployment = await readFile(app('../deploy/kubernetes/base/api-deployment.yaml'), 'utf8');
   t.match(deployment, new RegExp(`name: NODE_OPTIONS\\s+value: ${options}\\n`), 'the Kubernetes API runs with the same budget');
 });
