@@ -6,7 +6,10 @@ import {
   parseWeeklyHours,
   DEFAULT_BOOKING,
   Checker,
+  addCalendarDays,
+  checkLocalDate,
   fixedOffsetRfc3339,
+  localDateAt,
   localRfc3339,
   toLocalRfc3339,
   type BookingSettings,
@@ -165,6 +168,33 @@ t.test('an instant is written in an IANA zone as Luxon writes it, on ordinary an
       t.equal(localRfc3339(new Date(ms), 'Europe/Paris'), toLocalRfc3339(new Date(ms), 'Europe/Paris'));
     }
   }
+});
+
+t.test('calendar arithmetic and local dates agree with Luxon, on ordinary and transition days, in every year', async (t) => {
+  const zones = ['Europe/Paris', 'America/New_York', 'America/Santiago', 'Australia/Lord_Howe', 'Asia/Kolkata', 'UTC', 'Pacific/Apia', 'Pacific/Kiritimati', 'America/St_Johns', 'Europe/London'];
+  const date = fc
+    .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
+    .map(([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`);
+  fc.assert(
+    fc.property(date, fc.integer({ min: -800, max: 800 }), (day, days) => {
+      const luxon = DateTime.fromISO(day, { zone: 'utc' });
+      // An impossible date (30 February) is no local date: a `from`/`to` naming one is refused with 400.
+      const check = new Checker();
+      t.equal(checkLocalDate(day, check, '/from'), luxon.isValid, day);
+      if (luxon.isValid) t.equal(addCalendarDays(day, days), luxon.plus({ days }).toISODate(), `${day} + ${days}`);
+    }),
+    { numRuns: 3000 },
+  );
+  const anyInstant = fc.integer({ min: -2_208_988_800_000, max: 4_102_444_800_000 });
+  const nearTransition = fc.tuple(fc.integer({ min: 0, max: 365 * 24 }), fc.integer({ min: -90, max: 90 })).map(
+    ([hour, minutes]) => Date.UTC(2026, 0, 1) + hour * 3_600_000 + minutes * 60_000,
+  );
+  fc.assert(
+    fc.property(fc.constantFrom(...zones), fc.oneof(anyInstant, nearTransition), (zone, ms) => {
+      t.equal(localDateAt(ms, zone), DateTime.fromMillis(ms, { zone }).toISODate(), `${zone} ${new Date(ms).toISOString()}`);
+    }),
+    { numRuns: 2000 },
+  );
 });
 
 t.test('parse: the 400 rules, in the garage local time', async (t) => {

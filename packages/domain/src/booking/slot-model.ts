@@ -92,8 +92,8 @@ export interface SlotModel {
   span(from: string, to: string): { from: Date; to: Date };
 }
 
-const isLocalDate = (value: unknown): value is string =>
-  typeof value === 'string' && LOCAL_DATE.test(value) && DateTime.fromISO(value, { zone: 'utc' }).isValid;
+/** A `YYYY-MM-DD` that names a day of the calendar (not 30 February): the day arithmetic gives it back unchanged. */
+const isLocalDate = (value: unknown): value is string => typeof value === 'string' && LOCAL_DATE.test(value) && addCalendarDays(value, 0) === value;
 
 /**
  * RFC 3339 with a mandatory offset (and no hour 24, which Luxon would read as the next midnight); Luxon then rejects
@@ -153,8 +153,18 @@ export const fixedOffsetRfc3339 = (ms: number, offsetMinutes: number): string =>
   return `${wall.slice(0, ms % 1000 === 0 ? 19 : 23)}${offsetMinutes < 0 ? '-' : '+'}${twoDigits(Math.floor(abs / 60))}:${twoDigits(abs % 60)}`;
 };
 
-export const addCalendarDays = (date: string, days: number): string =>
-  DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate() as string;
+/**
+ * `date` plus whole calendar days, by the UTC calendar's arithmetic (every booking and every availability day did it
+ * through Luxon, ~3 % of a booking's CPU); out-of-range days roll over (`2026-02-30` + 0 is `2026-03-02`). Years
+ * outside 0000–9999, which ISO writes with a sign, go through Luxon.
+ */
+export const addCalendarDays = (date: string, days: number): string => {
+  const day = new Date(0);
+  day.setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)) + days);
+  const year = day.getUTCFullYear();
+  if (year >= 0 && year <= 9999) return day.toISOString().slice(0, 10);
+  return DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate() as string;
+};
 
 /**
  * The local dates that the instant `startsAt` writes falls on in any garage's zone, before that zone is known: the
@@ -201,6 +211,20 @@ const DAY_MS = 86_400_000;
 const DATE_SHIFTS = [0, 1, -1] as const;
 
 /**
+ * The local date of an instant in an IANA zone: by the cached day facts when it falls on a day with one offset, through
+ * Luxon otherwise (an Intl call). Every booking asks it for now (the horizon's today).
+ */
+export const localDateAt = (ms: number, zone: string): string => {
+  for (const shift of DATE_SHIFTS) {
+    const date = new Date(ms + shift * DAY_MS).toISOString().slice(0, 10);
+    if (!LOCAL_DATE.test(date)) break;
+    const { startMs, fixedOffset } = dayFactsOf(zone, date);
+    if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) return date;
+  }
+  return DateTime.fromMillis(ms, { zone }).toISODate() as string;
+};
+
+/**
  * `toLocalRfc3339` for an IANA zone: by arithmetic when the instant falls on a day with one offset (its local date is
  * its UTC date or a neighbour, and the day's facts are cached), through Luxon otherwise. Every appointment written
  * for a response or an event has four such times.
@@ -222,10 +246,9 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
   const slotMs = settings.slotMinutes * MINUTE_MS;
   const nowMs = now.getTime();
   const noticeUntil = nowMs + settings.minNoticeMinutes * MINUTE_MS;
-  // Local today plus whole calendar days: date arithmetic, one IANA offset (each costs an Intl call).
-  const lastBookableDate = addCalendarDays(DateTime.fromMillis(nowMs, { zone }).toISODate() as string, settings.horizonDays);
+  // Local today plus whole calendar days: date arithmetic on the cached day facts.
+  const lastBookableDate = addCalendarDays(localDateAt(nowMs, zone), settings.horizonDays);
 
-  const at = (ms: number) => DateTime.fromMillis(ms, { zone });
   const wallMinutes = (dt: DateTime) => dt.hour * 60 + dt.minute;
   const factsOf = (date: string) => dayFactsOf(zone, date);
 
@@ -344,7 +367,7 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
       return duration === null ? null : { start: new Date(parsed.toMillis()), localDate: local.toISODate() as string, durationMinutes: duration };
     },
 
-    localDateOf: (instant) => at(instant.getTime()).toISODate() as string,
+    localDateOf: (instant) => localDateAt(instant.getTime(), zone),
 
     resolve(candidate, closures) {
       const start = candidate.start.getTime();
