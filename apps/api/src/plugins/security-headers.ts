@@ -10,7 +10,7 @@ import helmet, { type HelmetOptions } from 'helmet';
  * XSS auditor) are left out, as is the CSP of a page. Six short headers instead of helmet's twelve (~700 bytes): on a
  * 304 or a cached page they were a fifth of the API's work (issue 18). The documentation page gets helmet's defaults.
  */
-export const JSON_API_HELMET_OPTIONS = {
+const JSON_API_HELMET_OPTIONS = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   crossOriginOpenerPolicy: false,
   originAgentCluster: false,

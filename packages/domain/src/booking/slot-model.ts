@@ -211,33 +211,31 @@ const DAY_MS = 86_400_000;
 const DATE_SHIFTS = [0, 1, -1] as const;
 
 /**
- * The local date of an instant in an IANA zone: by the cached day facts when it falls on a day with one offset, through
- * Luxon otherwise (an Intl call). Every booking asks it for now (the horizon's today).
+ * The local date and offset of an instant in an IANA zone when it falls on a day with one offset (its local date is
+ * its UTC date or a neighbour, and the day's facts are cached); null on a transition day, which needs Luxon.
  */
-export const localDateAt = (ms: number, zone: string): string => {
+const fixedDayAt = (ms: number, zone: string): { date: string; offset: number } | null => {
   for (const shift of DATE_SHIFTS) {
     const date = new Date(ms + shift * DAY_MS).toISOString().slice(0, 10);
     if (!LOCAL_DATE.test(date)) break;
     const { startMs, fixedOffset } = dayFactsOf(zone, date);
-    if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) return date;
+    if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) return { date, offset: fixedOffset };
   }
-  return DateTime.fromMillis(ms, { zone }).toISODate() as string;
+  return null;
 };
 
+/** The local date of an instant in an IANA zone (every booking asks it for now, the horizon's today). */
+export const localDateAt = (ms: number, zone: string): string =>
+  fixedDayAt(ms, zone)?.date ?? (DateTime.fromMillis(ms, { zone }).toISODate() as string);
+
 /**
- * `toLocalRfc3339` for an IANA zone: by arithmetic when the instant falls on a day with one offset (its local date is
- * its UTC date or a neighbour, and the day's facts are cached), through Luxon otherwise. Every appointment written
- * for a response or an event has four such times.
+ * `toLocalRfc3339` for an IANA zone: by arithmetic on a day with one offset, through Luxon otherwise. Every
+ * appointment written for a response or an event has four such times.
  */
 export const localRfc3339 = (instant: Date, zone: string): string => {
   const ms = instant.getTime();
-  for (const shift of DATE_SHIFTS) {
-    const date = new Date(ms + shift * DAY_MS).toISOString().slice(0, 10);
-    if (!LOCAL_DATE.test(date)) break;
-    const { startMs, fixedOffset } = dayFactsOf(zone, date);
-    if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) return fixedOffsetRfc3339(ms, fixedOffset);
-  }
-  return toLocalRfc3339(instant, zone);
+  const day = fixedDayAt(ms, zone);
+  return day ? fixedOffsetRfc3339(ms, day.offset) : toLocalRfc3339(instant, zone);
 };
 
 export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
