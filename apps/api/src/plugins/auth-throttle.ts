@@ -36,11 +36,15 @@ export const makeThrottledAuthentication = (app: FastifyInstance): ThrottledAuth
   const failures = ipCounter(app, { name: 'failed-auth', max: FAILED_AUTH_LIMIT.max + 1, timeWindow: FAILED_AUTH_LIMIT.timeWindow });
   const throttledUntil = new LRUCache<string, number>({ max: THROTTLED_IPS_MAX });
   return async (request, reply, authenticate) => {
-    const ip = normalizeIP(request.ip);
-    const until = throttledUntil.get(ip);
-    if (until !== undefined) {
-      if (until > Date.now()) throw rateLimited(reply, until, Date.now());
-      throttledUntil.delete(ip);
+    // While this instance throttles no address, a request's address is not even worked out (behind a proxy, a parse of
+    // X-Forwarded-For): one lookup fewer on every authenticated request (issue 18).
+    if (throttledUntil.size > 0) {
+      const ip = normalizeIP(request.ip);
+      const until = throttledUntil.get(ip);
+      if (until !== undefined) {
+        if (until > Date.now()) throw rateLimited(reply, until, Date.now());
+        throttledUntil.delete(ip);
+      }
     }
     try {
       return await authenticate();
@@ -50,7 +54,7 @@ export const makeThrottledAuthentication = (app: FastifyInstance): ThrottledAuth
       if (state.remaining > 0) throw err;
       const now = Date.now();
       const end = now + state.resetInSeconds * 1000;
-      throttledUntil.set(ip, end);
+      throttledUntil.set(normalizeIP(request.ip), end);
       if (state.exceeded) throw rateLimited(reply, end, now);
       throw err;
     }
