@@ -89,6 +89,26 @@ t.test('list page cache', async (t) => {
     t.equal((await get('/api/public/stock?limit=3', key)).statusCode, 200, 'the page is still served');
   });
 
+  t.test('one page however its query is written; another query, another page', async (t) => {
+    const key = { 'x-api-key': north.keys.all };
+    const page = async (url: string, headers: Record<string, string> = key) => {
+      // Twice: the second answer comes from the cache.
+      await get(url, headers);
+      const res = await get(url, headers);
+      t.equal(res.statusCode, 200, url);
+      return res.body;
+    };
+    const two = await page('/api/public/products?limit=2&updatedSince=2000-01-01T00:00:00Z');
+    t.equal(JSON.parse(two).data.length, 2);
+    t.equal(await page('/api/public/products?updatedSince=2000-01-01T00:00:00Z&limit=2'), two, 'parameters in another order');
+    t.equal(await page('/api/public/products?%6Cimit=2&updatedSince=2000-01-01T00:00:00Z'), two, 'a name percent-encoded');
+    t.equal(await page(`/api/public/products?limit=2&apiKey=${north.keys.all}&updatedSince=2000-01-01T00:00:00Z`, {}), two, 'the key in the query');
+    t.equal(JSON.parse(await page('/api/public/products?limit=1&updatedSince=2000-01-01T00:00:00Z')).data.length, 1, 'another limit');
+    t.equal(JSON.parse(await page(`/api/public/products?%6Cimit=1&apiKey=${north.keys.all}&updatedSince=2000-01-01T00:00:00Z`, {})).data.length, 1);
+    const south2 = await page(`/api/public/products?limit=2&apiKey=${south.keys.all}&updatedSince=2000-01-01T00:00:00Z`, {});
+    t.ok(names(south2).length === 2 && names(south2).every((name) => name.startsWith('South ')), "the same query with another garage's key: that garage's page");
+  });
+
   t.test('every write is seen by the next request', async (t) => {
     const key = { 'x-api-key': north.keys.all };
     const before = {

@@ -98,13 +98,21 @@ const versionsOf = (probe: ListVersionProbe, list: ListName, shareMs: number, cl
   };
 };
 
-/** The garage, the list and every parameter that shapes the page, as the client wrote them, in a fixed order. */
-const keyOf = (list: ListName, garageId: string, query: unknown) => {
+/**
+ * The garage, the list and every parameter that shapes the page. Most queries (`?limit=100&cursor=…`) cannot name an
+ * access parameter: without a percent escape and without either name, the query string as sent is the key, with no
+ * parse, sort or encoding per request (issue 18). Others are keyed by their parsed parameters less the access ones, in
+ * a fixed order. The two kinds of key start differently, so that one never stands for the other.
+ */
+const keyOf = (list: ListName, garageId: string, url: string, query: unknown) => {
+  const start = url.indexOf('?');
+  const raw = start === -1 ? '' : url.slice(start + 1);
+  if (!raw.includes('%') && !raw.includes('apiKey') && !raw.includes('garageSlug')) return `sent\n${list}\n${garageId}\n${raw}`;
   const params = Object.entries((query ?? {}) as Record<string, unknown>)
     .filter(([name]) => !ACCESS_PARAMETERS.has(name))
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, value]) => `${name}=${JSON.stringify(value)}`);
-  return `${list}\n${garageId}\n${params.join('&')}`;
+  return `parsed\n${list}\n${garageId}\n${params.join('&')}`;
 };
 
 export interface ListCacheOptions {
@@ -160,7 +168,7 @@ export default fp(
      */
     const answerOrRead = (list: ListName) => async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.garageId === null) return;
-      const key = keyOf(list, request.garageId, request.query);
+      const key = keyOf(list, request.garageId, request.url, request.query);
       const version = await versionOf[list](request.garageId);
       const ifNoneMatch = request.headers['if-none-match'];
       let page: CachedPage | null | undefined = pages.get(key);
