@@ -132,7 +132,7 @@ interface PinoInternals {
 }
 
 /**
- * The `request completed` line, byte for byte what `log.info({ req, res, responseTime }, 'request completed')` writes
+ * The `request completed` line, member for member what `log.info({ req, res, responseTime }, 'request completed')` writes
  * with this module's settings (pino's level and time members, the logger's bindings, `serializeRequest`), written from
  * a template instead of through pino's generic serialiser: every request writes one, and pino's walk of the object
  * and its serialisers took half of what logging cost a cached page (issue 18). logging.test.ts compares the two.

@@ -34,7 +34,8 @@ export const makeThrottledAuthentication = (app: FastifyInstance): ThrottledAuth
   // One over the limit, so that the counter tells the failure that crosses the limit (the 31st 401, still a 401 but
   // from then on the address is throttled) from the ones after it (refused).
   const failures = ipCounter(app, { name: 'failed-auth', max: FAILED_AUTH_LIMIT.max + 1, timeWindow: FAILED_AUTH_LIMIT.timeWindow });
-  const throttledUntil = new LRUCache<string, number>({ max: THROTTLED_IPS_MAX });
+  // Each address is forgotten when its window ends, so that an instance that throttles none again skips the check.
+  const throttledUntil = new LRUCache<string, number>({ max: THROTTLED_IPS_MAX, ttlAutopurge: true });
   return async (request, reply, authenticate) => {
     // While this instance throttles no address, a request's address is not even worked out (behind a proxy, a parse of
     // X-Forwarded-For): one lookup fewer on every authenticated request (issue 18).
@@ -54,7 +55,7 @@ export const makeThrottledAuthentication = (app: FastifyInstance): ThrottledAuth
       if (state.remaining > 0) throw err;
       const now = Date.now();
       const end = now + state.resetInSeconds * 1000;
-      throttledUntil.set(normalizeIP(request.ip), end);
+      throttledUntil.set(normalizeIP(request.ip), end, { ttl: end - now });
       if (state.exceeded) throw rateLimited(reply, end, now);
       throw err;
     }
