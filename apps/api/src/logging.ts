@@ -99,6 +99,7 @@ export const stdoutDestination = (): DestinationStream => {
     periodicFlush: LOG_FLUSH_INTERVAL_MS,
     contentMode: 'buffer',
   });
+  // sonic-boom's types know its text mode only.
   return { write: (line: string) => void batches.write(Buffer.from(line) as unknown as string) };
 };
 
