@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import t from 'tap';
-import { createLogger, requestCompletedLine } from '../src/logging.js';
+import { createLogger, jsonString, requestCompletedLine } from '../src/logging.js';
 import { build, LogCapture, seedGarage } from './helper.js';
 
 t.test('logs: API keys never appear, every line of a request carries its id', async (t) => {
@@ -135,4 +136,17 @@ t.test("the request line from its template is pino's own line for the same reque
     t.same(Object.keys(fromTemplate), Object.keys(fromPino), 'in the same order');
     t.same(Object.keys(fromTemplate.req), Object.keys(fromPino.req));
   }
+});
+
+t.test('jsonString is JSON.stringify for every string: quotes, backslashes, controls, non-ASCII, lone surrogates', async (t) => {
+  for (const value of ['', '/api/public/products?limit=100', 'h"ost\\', 'tab\there', 'café', '\u{1F697}', '\uD800', 'x'.repeat(300)]) {
+    t.equal(jsonString(value), JSON.stringify(value), JSON.stringify(value));
+  }
+  fc.assert(
+    fc.property(
+      fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme-ascii' }), fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u007f', '\uDC00') })),
+      (value) => jsonString(value) === JSON.stringify(value),
+    ),
+    { numRuns: 3000 },
+  );
 });

@@ -4,7 +4,7 @@ import { redactUrl } from '../src/logging.js';
 // CONTRACT.md §1: logged URLs never hold a key. Most URLs name none and are logged as they came (a fast path skips
 // splitting them); any that might (an `apikey` in any case, or a `%` escape that could spell it) are split and decoded.
 t.test('redactUrl keeps a query that cannot name a key, and redacts every spelling of one', async (t) => {
-  for (const url of ['/api/public/products', '/api/public/products?limit=100&cursor=abc.def', '/api/public/fleet?garageSlug=g&make=Renault']) {
+  for (const url of ['/api/public/products', '/api/public/products?limit=100&cursor=abc.def', '/api/public/fleet?garageSlug=g&make=Renault', '/api/public/products?category=quotes']) {
     t.equal(redactUrl(url), url, url);
   }
   const key = '0123456789abcdef0123456789abcdef';
@@ -22,4 +22,6 @@ t.test('redactUrl keeps a query that cannot name a key, and redacts every spelli
     t.notMatch(redactUrl(url), key);
   }
   t.equal(redactUrl('/api/public/quotes/secret-token/accept?x=1'), '/api/public/quotes/[redacted]/accept?x=1', 'quote token');
+  t.equal(redactUrl('/api/public/quotes/secret-token'), '/api/public/quotes/[redacted]', 'quote token, no query');
+  t.equal(redactUrl(`/api/public/quotes/secret-token/refuse?apiKey=${key}`), '/api/public/quotes/[redacted]/refuse?apiKey=[REDACTED]', 'both');
 });
