@@ -23,7 +23,7 @@ import httpConventions from './plugins/http-conventions.js';
 import listCache from './plugins/list-cache.js';
 import metrics from './plugins/metrics.js';
 import readiness from './plugins/readiness.js';
-import securityHeadersPlugin, { securityHeaders, setsHeaders } from './plugins/security-headers.js';
+import responseHeaders, { securityHeaders, setsHeaders } from './plugins/response-headers.js';
 import routeMethods from './plugins/route-methods.js';
 import wellFormedText from './plugins/well-formed-text.js';
 import routes from './routes/index.js';
@@ -67,7 +67,8 @@ const trustProxyOption = (value: TrustProxy) => (typeof value === 'number' ? (_a
 
 /**
  * Builds the app without listening, in fastify/demo's order, each step one plugin with one job:
- * 1. framework plugins (security headers, API documentation) and HTTP conventions (errors, readiness, metrics);
+ * 1. framework plugins (the headers of every response, API documentation) and HTTP conventions (errors, readiness,
+ *    metrics);
  * 2. infrastructure (composition/): the database, Redis;
  * 3. domain wiring (composition/): the use cases, the demo seed, background jobs;
  * 4. request pipeline: rate limits, authentication, the list cache;
@@ -101,7 +102,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   // First, so that it sees every route (405 with `Allow` for a known path and a wrong method).
   await app.register(routeMethods, { ignoreTrailingSlash: IGNORE_TRAILING_SLASH });
 
-  await app.register(securityHeadersPlugin);
+  await app.register(responseHeaders);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -45,6 +45,7 @@ t.test("the documentation page, a page, carries helmet's defaults", async (t) =>
   const { app } = await build(t);
   const res = await app.inject({ method: 'GET', url: '/api/public/docs/' });
   t.equal(res.statusCode, 200);
+  t.match(res.headers['x-request-id'], /^[0-9a-f-]{36}$/, 'a request id, like every response');
   const expected = helmetHeaders();
   t.ok(Object.keys(expected).length >= 10, 'helmet sets a dozen headers');
   for (const [name, value] of Object.entries(expected)) {

@@ -46,18 +46,14 @@ const conditionalGet = (request: FastifyRequest, reply: FastifyReply, payload: u
 };
 
 /**
- * Conventions every response follows: the request id header (CONTRACT.md §1), conditional GETs for routes that ask
- * for them, and JSON as the only request body format (the built-in text/plain parser would accept other bodies,
- * which must get 415 instead).
+ * Conventions every response follows: conditional GETs for routes that ask for them, and JSON as the only request body
+ * format (the built-in text/plain parser would accept other bodies, which must get 415 instead). The request id header
+ * is set with the security headers (response-headers.ts).
  */
 export default fp(
   async (app: FastifyInstance) => {
     app.removeContentTypeParser('text/plain');
-    // Callback hooks: neither ever waits, and every request runs both.
-    app.addHook('onRequest', (request, reply, done) => {
-      reply.header('x-request-id', request.id);
-      done();
-    });
+    // A callback hook: it never waits, and every request runs it.
     app.addHook('onSend', (request, reply, payload, done) => {
       done(null, request.routeOptions.config?.etag === true ? conditionalGet(request, reply, payload) : payload);
     });
