@@ -189,25 +189,26 @@ export default fp(
       reading.set(key, read);
       request.pageToCache = read;
     };
-    // After the route's own onRequest hooks (its access hook sets the garage), on the list routes only. A single async
-    // access hook, which every list route has, is run by the same hook as the cache: one hook fewer on every read.
+    // A list route has one access hook (`requireKey`, `fleetAccess`), which sets the garage; the cache runs right after
+    // it, in the same hook: one hook fewer on every read. A route without exactly one such hook (one that returns its
+    // promise, as Fastify requires of a hook without `done`) would never be answered from the cache: it fails at start.
     app.addHook('onRoute', (route) => {
       const list = route.config?.listCache;
       if (list === undefined) return;
       const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-      const cached = answerOrRead(list);
       const [access] = own;
-      // A hook without a `done` parameter returns its promise (Fastify requires it of such hooks).
-      if (own.length === 1 && access !== undefined && access.length <= 2) {
-        const accessHook = access as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-        route.onRequest = [
-          async (request: FastifyRequest, reply: FastifyReply) => {
-            await accessHook.call(app, request, reply);
-            // As Fastify would: a hook that answered ends the stage.
-            if (!reply.sent) return cached(request, reply);
-          },
-        ];
-      } else route.onRequest = [...own, cached];
+      if (own.length !== 1 || access === undefined || access.length > 2) {
+        throw new Error(`list route ${route.method} ${route.url} needs exactly one async access hook`);
+      }
+      const accessHook = access as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+      const cached = answerOrRead(list);
+      route.onRequest = [
+        async (request: FastifyRequest, reply: FastifyReply) => {
+          await accessHook.call(app, request, reply);
+          // As Fastify would: a hook that answered ends the stage.
+          if (!reply.sent) return cached(request, reply);
+        },
+      ];
     });
 
     // Registered after http-conventions: the page's ETag is set and, for a 304, the body is already gone. A 304 still

@@ -1,4 +1,4 @@
-import type { Product, ProductImportRow, ProductReader, ProductRepository } from '@garage/domain';
+import type { Product, ProductImportRow, ProductListQuery, ProductReader, ProductRepository } from '@garage/domain';
 import { InvalidReferenceError, isUuid, PRODUCT_DEFAULTS } from '@garage/domain';
 import { CompiledQuery, type Transaction } from 'kysely';
 import type { Database, NewProductRow, ProductRow, Executor } from '../schema.js';
@@ -81,7 +81,7 @@ const SELECT_LIST = `select ${COLUMNS.join(', ')} from products where garage_id 
  * the pool then prepares once per connection). Every uncached page ran it through the query builder, whose building
  * and compiling took some 5 % of such a page's API CPU (issue 18).
  */
-const listStatement = (q: Parameters<ProductReader['list']>[0]): CompiledQuery<Pick<ProductRow, (typeof COLUMNS)[number]>> => {
+const listStatement = (q: ProductListQuery): CompiledQuery<Pick<ProductRow, (typeof COLUMNS)[number]>> => {
   const values: unknown[] = [q.garageId];
   const parameter = (value: unknown) => `$${values.push(value)}`;
   // Literal `true` (not a parameter) so that the planner can use the partial index products_active_sync_idx.
