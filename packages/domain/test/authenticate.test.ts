@@ -1,5 +1,5 @@
 import t from 'tap';
-import { generateApiKey, makeAuthenticate, sha256Hex, testClock, type Integration } from './support.js';
+import { generateApiKey, isPromise, makeAuthenticate, refusal, sha256Hex, testClock, type Integration } from './support.js';
 
 // `lastUsedAt` (shown by `integration list`, CONTRACT.md §6, admin CLI) follows use, but a read never writes more than once a
 // minute per integration.
@@ -31,7 +31,35 @@ t.test('a valid key records its use at most once a minute; an invalid one never'
   clock.advance(1);
   await authenticate(key, 'catalog');
   t.same(touches.at(-1), [integration.id, '2026-12-01T09:01:00.000Z'], 'a minute later: recorded again');
-  await t.rejects(authenticate(generateApiKey(), 'catalog'), { code: 'UNAUTHORIZED' });
-  await t.rejects(authenticate(key, 'stock'), { code: 'UNAUTHORIZED' }, 'toggle off');
+  await t.rejects(refusal(authenticate(generateApiKey(), 'catalog')), { code: 'UNAUTHORIZED' });
+  await t.rejects(refusal(authenticate(key, 'stock')), { code: 'UNAUTHORIZED' }, 'toggle off');
   t.equal(touches.length, 2, 'refused keys record nothing');
+});
+
+// Issue 18: a key whose lookup is cached is answered without a promise (no microtask on the path of a cached read);
+// every refusal is still a rejected promise, whether the lookup answered at once or not.
+t.test('a lookup that answers at once gives the principal at once; refusals are rejected promises', async (t) => {
+  const key = generateApiKey();
+  const integration: Integration = {
+    id: '2f0c4a53-8f4e-4a3b-9a39-0a7c7b1e5d11',
+    garageId: '7b0e2a8c-3c1f-4d7e-8a55-5f0f3b9d2c44',
+    name: 'Shop',
+    sync: { appointments: false, catalog: true, stock: false },
+    webhookUrl: null,
+    revokedAt: null,
+    lastUsedAt: new Date(),
+    createdAt: new Date('2026-01-01T00:00:00Z'),
+  };
+  const authenticate = makeAuthenticate({
+    findByKeyHash: (hash) => (hash === sha256Hex(key) ? integration : null),
+    integrations: { touchLastUsed: async () => {} },
+    clock: testClock('2026-12-01T09:00:00Z'),
+  });
+  const principal = authenticate(key, 'catalog');
+  t.notOk(isPromise(principal), 'no promise');
+  t.same(principal, { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync });
+  await t.rejects(refusal(authenticate(key, 'stock')), { code: 'UNAUTHORIZED' }, 'toggle off, from a lookup that answered at once');
+  await t.rejects(refusal(authenticate(generateApiKey(), null)), { code: 'UNAUTHORIZED' }, 'unknown key');
+  await t.rejects(refusal(authenticate('not a key', null)), { code: 'UNAUTHORIZED' }, 'malformed key');
+  await t.rejects(refusal(authenticate(undefined, null)), { code: 'UNAUTHORIZED' }, 'no key');
 });

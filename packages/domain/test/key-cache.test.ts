@@ -1,5 +1,5 @@
 import t from 'tap';
-import { cacheKeyLookup, testClock } from './support.js';
+import { cacheKeyLookup, isPromise, testClock } from './support.js';
 
 const TTL = 5_000;
 
@@ -76,4 +76,14 @@ t.test('concurrent lookups of one key share one query; a failed lookup is not ca
   fail = false;
   t.equal(await lookup('k'), 'k', 'the next call queries again');
   t.equal(calls, 2);
+});
+
+t.test('a cached answer is returned as it is, not in a promise; a miss is looked up in one', async (t) => {
+  const { lookup } = world();
+  const first = lookup('valid-x');
+  t.ok(isPromise(first), 'the first lookup waits for the query');
+  t.same(await first, { key: 'valid-x' });
+  t.same(lookup('valid-x'), { key: 'valid-x' }, 'the hit is the value itself');
+  await lookup('unknown');
+  t.equal(lookup('unknown'), null, 'a cached miss too');
 });

@@ -6,3 +6,10 @@ export * from '@garage/testkit';
 // source's error classes: tests match such errors by code, not by class.
 export { Checker } from '../src/services/validate.js';
 export { addCalendarDays, checkLocalDate, fixedOffsetRfc3339, localDateAt, localRfc3339, makeSlotModel, toLocalRfc3339 } from '../src/booking/slot-model.js';
+
+import { isPromise, type Awaitable } from '@garage/domain';
+/** What a use case that answers at once when it can gives on a refusal: a rejected promise, never a value or a throw. */
+export const refusal = <T>(value: Awaitable<T>): Promise<T> => {
+  if (!isPromise(value)) throw new Error(`a refusal must be a rejected promise, got ${JSON.stringify(value)}`);
+  return value;
+};

@@ -1,4 +1,4 @@
-import { DomainError, isDomainError } from '@garage/domain';
+import { DomainError, isDomainError, isPromise, type Awaitable } from '@garage/domain';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
@@ -13,7 +13,8 @@ export const FAILED_AUTH_LIMIT = { max: 30, timeWindow: 60_000 } as const;
 /** How many throttled addresses one instance remembers; past it the least recently seen is forgotten first. */
 const THROTTLED_IPS_MAX = 10_000;
 
-export type ThrottledAuthentication = <T>(request: FastifyRequest, reply: FastifyReply, authenticate: () => Promise<T>) => Promise<T>;
+/** An authentication that answered at once is passed on at once: a valid cached key takes no promise here. */
+export type ThrottledAuthentication = <T>(request: FastifyRequest, reply: FastifyReply, authenticate: () => Awaitable<T>) => Awaitable<T>;
 
 const rateLimited = (reply: FastifyReply, untilMs: number, nowMs: number): DomainError => {
   const seconds = Math.max(1, Math.ceil((untilMs - nowMs) / 1000));
@@ -36,28 +37,34 @@ export const makeThrottledAuthentication = (app: FastifyInstance): ThrottledAuth
   const failures = ipCounter(app, { name: 'failed-auth', max: FAILED_AUTH_LIMIT.max + 1, timeWindow: FAILED_AUTH_LIMIT.timeWindow });
   // Each address is forgotten when its window ends, so that an instance that throttles none again skips the check.
   const throttledUntil = new LRUCache<string, number>({ max: THROTTLED_IPS_MAX, ttlAutopurge: true });
-  return async (request, reply, authenticate) => {
+  /** A failure of authentication: counted if it is a refused key, then thrown on (or replaced by a 429). */
+  const counted = async (request: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> => {
+    if (!isDomainError(err) || err.code !== 'UNAUTHORIZED') throw err;
+    const state = await failures.hit(request);
+    if (state.remaining > 0) throw err;
+    const now = Date.now();
+    const end = now + state.resetInSeconds * 1000;
+    throttledUntil.set(normalizeIP(request.ip), end, { ttl: end - now });
+    if (state.exceeded) throw rateLimited(reply, end, now);
+    throw err;
+  };
+  return (request, reply, authenticate) => {
     // While this instance throttles no address, a request's address is not even worked out (behind a proxy, a parse of
     // X-Forwarded-For): one lookup fewer on every authenticated request (issue 18).
     if (throttledUntil.size > 0) {
       const ip = normalizeIP(request.ip);
       const until = throttledUntil.get(ip);
       if (until !== undefined) {
-        if (until > Date.now()) throw rateLimited(reply, until, Date.now());
+        if (until > Date.now()) return Promise.reject(rateLimited(reply, until, Date.now()));
         throttledUntil.delete(ip);
       }
     }
+    let result;
     try {
-      return await authenticate();
+      result = authenticate();
     } catch (err) {
-      if (!isDomainError(err) || err.code !== 'UNAUTHORIZED') throw err;
-      const state = await failures.hit(request);
-      if (state.remaining > 0) throw err;
-      const now = Date.now();
-      const end = now + state.resetInSeconds * 1000;
-      throttledUntil.set(normalizeIP(request.ip), end, { ttl: end - now });
-      if (state.exceeded) throw rateLimited(reply, end, now);
-      throw err;
+      return counted(request, reply, err);
     }
+    return isPromise(result) ? result.catch((err: unknown) => counted(request, reply, err)) : result;
   };
 };

@@ -1,17 +1,18 @@
-import { ValidationError, type Principal, type SyncToggle } from '@garage/domain';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { ValidationError, whenReady, type Principal, type SyncToggle } from '@garage/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { awaitableHook } from '../http/awaitable-hook.js';
 import { makeThrottledAuthentication } from './auth-throttle.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /**
      * onRequest hook: a valid key whose integration has `toggle` on, else 401 (CONTRACT.md §3); with null, a valid key
-     * whatever its toggles (the webhook self-service of §5.1).
+     * whatever its toggles (the webhook self-service of §5.1). A callback hook, done at once for a cached key.
      */
-    requireKey(toggle: SyncToggle | null): onRequestAsyncHookHandler;
+    requireKey(toggle: SyncToggle | null): onRequestHookHandler;
     /** onRequest hook for fleet routes: a key of any integration of the garage, or the public `garageSlug`. */
-    fleetAccess: onRequestAsyncHookHandler;
+    fleetAccess: onRequestHookHandler;
   }
   interface FastifyRequest {
     /** The authenticated integration, on key routes. */
@@ -55,19 +56,30 @@ export default fp(
     app.decorateRequest('garageId', null);
 
     const throttled = makeThrottledAuthentication(app);
-    app.decorate('requireKey', (toggle: SyncToggle | null): onRequestAsyncHookHandler => async (request, reply) => {
-      const principal = await throttled(request, reply, () => app.useCases.authenticate(readApiKey(request, reply), toggle));
-      request.principal = principal;
-      request.garageId = principal.garageId;
-    });
+    app.decorate('requireKey', (toggle: SyncToggle | null) =>
+      awaitableHook((request, reply) =>
+        whenReady(
+          throttled(request, reply, () => app.useCases.authenticate(readApiKey(request, reply), toggle)),
+          (principal) => {
+            request.principal = principal;
+            request.garageId = principal.garageId;
+          },
+        ),
+      ),
+    );
 
     // A fleet request that carries a key is a key check like any other (§4.5): its failures count, and a throttled
     // address is refused. One with only the public garageSlug is not key-authenticated and is never throttled.
-    app.decorate('fleetAccess', async (request: FastifyRequest, reply: FastifyReply) => {
-      const apiKey = readApiKey(request, reply);
-      const resolve = () => app.useCases.resolveFleetGarage({ apiKey, garageSlug: queryParam(request, 'garageSlug') });
-      request.garageId = apiKey === undefined ? await resolve() : await throttled(request, reply, resolve);
-    });
+    app.decorate(
+      'fleetAccess',
+      awaitableHook((request, reply) => {
+        const apiKey = readApiKey(request, reply);
+        const resolve = () => app.useCases.resolveFleetGarage({ apiKey, garageSlug: queryParam(request, 'garageSlug') });
+        return whenReady(apiKey === undefined ? resolve() : throttled(request, reply, resolve), (garageId) => {
+          request.garageId = garageId;
+        });
+      }),
+    );
   },
   { name: 'auth', dependencies: ['use-cases', 'rate-limits'] },
 );

@@ -1,8 +1,9 @@
-import { systemClock, type Clock, type ListName, type ListVersionProbe } from '@garage/domain';
+import { isPromise, systemClock, whenReady, type Awaitable, type Clock, type ListName, type ListVersionProbe } from '@garage/domain';
 import DataLoader from 'dataloader';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
+import { runThenDone } from '../http/awaitable-hook.js';
 import { matches, sendNotModified } from './http-conventions.js';
 
 /**
@@ -87,15 +88,15 @@ const versionsOf = (probe: ListVersionProbe, list: ListName, shareMs: number, cl
     },
     { cache: false, maxBatchSize: 500, batchScheduleFn: (dispatch) => void inFlight.then(dispatch) },
   );
-  if (shareMs <= 0) return (garageId: string) => loader.load(garageId);
+  if (shareMs <= 0) return (garageId: string): Awaitable<string> => loader.load(garageId);
   const recent = new LRUCache<string, string>({ max: MAX_ENTRIES, ttl: shareMs, ttlResolution: 0, perf: timerOf(clock) });
-  return async (garageId: string) => {
-    const known = recent.get(garageId);
-    if (known !== undefined) return known;
-    const version = await loader.load(garageId);
-    recent.set(garageId, version);
-    return version;
-  };
+  // A shared version is returned as it is, not in a promise: the cached page is then sent without a microtask.
+  return (garageId: string): Awaitable<string> =>
+    recent.get(garageId) ??
+    loader.load(garageId).then((version) => {
+      recent.set(garageId, version);
+      return version;
+    });
 };
 
 /**
@@ -166,22 +167,26 @@ export default fp(
      * these very parameters, which then passed validation; a request that does not is refused as usual, and what it
      * sends is not kept. Validation and the preHandler stage stay off the path of a cached page (issue 18).
      */
-    const answerOrRead = (list: ListName) => async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.garageId === null) return;
-      const key = keyOf(list, request.garageId, request.url, request.query);
-      const version = await versionOf[list](request.garageId);
+    const answerOrRead = (list: ListName) => (request: FastifyRequest, reply: FastifyReply): Awaitable<void> => {
+      const garageId = request.garageId;
+      if (garageId === null) return;
+      const key = keyOf(list, garageId, request.url, request.query);
+      return whenReady(versionOf[list](garageId), (version) => answerAt(request, reply, key, version));
+    };
+    const answerAt = (request: FastifyRequest, reply: FastifyReply, key: string, version: string): Awaitable<void> => {
       const ifNoneMatch = request.headers['if-none-match'];
-      let page: CachedPage | null | undefined = pages.get(key);
-      if (!answers(page, version, ifNoneMatch)) {
-        const read = reading.get(key);
-        if (read?.version === version) page = await read.page;
-      }
-      if (answers(page, version, ifNoneMatch)) {
-        if (notModified(page, ifNoneMatch)) return sendNotModified(reply, page.etag);
-        // With its ETag set, http-conventions does not hash the body again.
-        reply.header('etag', page.etag).type('application/json; charset=utf-8').send(page.body);
-        return reply;
-      }
+      const page = pages.get(key);
+      if (answers(page, version, ifNoneMatch)) return send(reply, page, ifNoneMatch);
+      const read = reading.get(key);
+      if (read?.version !== version) return startRead(request, key, version);
+      return read.page.then((read) => (answers(read, version, ifNoneMatch) ? send(reply, read, ifNoneMatch) : startRead(request, key, version)));
+    };
+    const send = (reply: FastifyReply, page: CachedPage, ifNoneMatch: string | undefined) => {
+      if (notModified(page, ifNoneMatch)) return void sendNotModified(reply, page.etag);
+      // With its ETag set, http-conventions does not hash the body again.
+      reply.header('etag', page.etag).type('application/json; charset=utf-8').send(page.body);
+    };
+    const startRead = (request: FastifyRequest, key: string, version: string) => {
       let settle: (page: CachedPage | null) => void = () => {};
       const admitted = readBefore.has(key);
       readBefore.set(key, true);
@@ -190,23 +195,30 @@ export default fp(
       request.pageToCache = read;
     };
     // A list route has one access hook (`requireKey`, `fleetAccess`), which sets the garage; the cache runs right after
-    // it, in the same hook: one hook fewer on every read. A route without exactly one such hook (one that returns its
-    // promise, as Fastify requires of a hook without `done`) would never be answered from the cache: it fails at start.
+    // it, in the same hook: one hook fewer on every read. A route without exactly one such hook (a callback hook, or one
+    // that returns its promise as Fastify requires of a hook without `done`) would never be answered from the cache: it
+    // fails at start.
     app.addHook('onRoute', (route) => {
       const list = route.config?.listCache;
       if (list === undefined) return;
       const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
       const [access] = own;
-      if (own.length !== 1 || access === undefined || access.length > 2) {
-        throw new Error(`list route ${route.method} ${route.url} needs exactly one async access hook`);
+      if (own.length !== 1 || access === undefined) {
+        throw new Error(`list route ${route.method} ${route.url} needs exactly one access hook`);
       }
-      const accessHook = access as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+      const accessHook = access as unknown as (request: FastifyRequest, reply: FastifyReply, done?: HookHandlerDoneFunction) => unknown;
       const cached = answerOrRead(list);
       route.onRequest = [
-        async (request: FastifyRequest, reply: FastifyReply) => {
-          await accessHook.call(app, request, reply);
-          // As Fastify would: a hook that answered ends the stage.
-          if (!reply.sent) return cached(request, reply);
+        function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+          const next = (err?: Error) => {
+            // As Fastify would: an error, or a hook that answered, ends the stage.
+            if (err || reply.sent) return done(err);
+            runThenDone(() => cached(request, reply), done);
+          };
+          if (accessHook.length === 3) return void accessHook.call(this, request, reply, next);
+          const result = accessHook.call(this, request, reply);
+          if (!isPromise(result)) return done(new Error(`the access hook of ${route.url} returned no promise`));
+          result.then(() => next(), next);
         },
       ];
     });
