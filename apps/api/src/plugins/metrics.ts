@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { registerRequestMetrics } from './request-series.js';
 
 /** What the metrics read from a connection pool (pg's `Pool` has these three counters). */
 export interface PoolStats {
@@ -41,20 +42,7 @@ export default fp(
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
 
-    const labelNames = ['method', 'route', 'status_code'] as const;
-    const requests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by method, route pattern and status code.',
-      labelNames,
-      registers: [registry],
-    });
-    const duration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from receiving a request to sending its response, by method, route pattern and status code.',
-      labelNames,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    });
+    const requests = registerRequestMetrics(registry, [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
     const rateLimited = new Counter({
       name: 'http_rate_limited_total',
       help: 'Requests refused with 429 RATE_LIMITED (per-IP limits and failed-authentication throttling), by route pattern.',
@@ -62,26 +50,10 @@ export default fp(
       registers: [registry],
     });
 
-    // The series of each (method, route, status), found once: prom-client would hash the label object on every call.
-    // Bounded: methods, route patterns and status codes are finite sets.
-    const series = new Map<string, { requests: Counter.Internal; duration: Histogram.Internal<(typeof labelNames)[number]> }>();
-    const seriesOf = (method: string, route: string, status: number) => {
-      const key = `${method} ${status} ${route}`;
-      let found = series.get(key);
-      if (found === undefined) {
-        const labels = { method, route, status_code: String(status) };
-        found = { requests: requests.labels(labels), duration: duration.labels(labels) };
-        series.set(key, found);
-      }
-      return found;
-    };
-
     // A callback hook: an async one costs every response a promise.
     app.addHook('onResponse', (request, reply, done) => {
       const route = routeOf(request);
-      const { requests: count, duration: time } = seriesOf(request.method, route, reply.statusCode);
-      count.inc();
-      time.observe(reply.elapsedTime / 1000);
+      requests.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
       if (reply.statusCode === 429) rateLimited.inc({ route });
       done();
     });
