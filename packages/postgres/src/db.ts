@@ -2,9 +2,11 @@ import { Kysely, PGliteDialect } from 'kysely';
 import pg from 'pg';
 import { PipelinedBeginDialect, PipeliningClient } from './pipelined-begin.js';
 import type { Database } from './schema.js';
+import { parseTimestamptz } from './timestamps.js';
 
 // `date` stays a `YYYY-MM-DD` string: converting it to a JS Date would shift it by the process time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 export type Db = Kysely<Database>;
 
