@@ -46,7 +46,8 @@ t.test('a real Postgres: timestamps come back as pg would have parsed them', asy
   const handle = connectPostgres({ connectionString: database.url, max: 1 });
   t.teardown(() => handle.close());
   const pool = handle.pool!;
-  t.equal(pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ), parseTimestamptz, 'registered');
+  // By name: the test kit loads the package's build, whose module registers its own copy.
+  t.equal(pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ).name, parseTimestamptz.name, 'registered');
   for (const zone of ['UTC', 'Asia/Kolkata', 'America/St_Johns']) {
     await pool.query(`set timezone = '${zone}'`);
     const { rows } = await pool.query<{ at: Date; text: string }>(
