@@ -10,7 +10,7 @@ import {
   type BookedInterval,
   type BookingLockKey,
 } from '@garage/domain';
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Selectable, type Transaction } from 'kysely';
 import type { AppointmentsTable, Database, Executor } from '../schema.js';
 import { acquireBookingLock, bookingLockName } from './locks.js';
 
@@ -75,6 +75,17 @@ const toInterval = (row: PlaceRow): BookedInterval => ({ startsAt: new Date(Numb
  * `BookingLocks.acquireAndListOverlapping`: the lock and the read in one round trip, through the function of
  * migration 0006, whose query has the conditions of `listOverlapping` below.
  */
+/**
+ * Fixed texts for what every booking runs: the query builder, even its `sql` tag, built and compiled them on every
+ * request for more than Postgres spent running them (issue 18).
+ */
+const PLACES_UNDER_LOCK = 'select starts_ms, ends_ms from booking_places_under_lock($1, $2, $3, $4, $5, $6)';
+const INSERT_APPOINTMENT = `
+  insert into appointments (garage_id, integration_id, starts_at, ends_at, duration_minutes, customer_name,
+                            customer_email, customer_phone, vehicle, notes, external_ref)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+  returning *`;
+
 export const listOverlappingUnderLock = async (
   trx: Transaction<Database>,
   key: BookingLockKey,
@@ -87,10 +98,8 @@ export const listOverlappingUnderLock = async (
     return [];
   }
   const exclude = excludeId !== undefined && isUuid(excludeId) ? excludeId : null;
-  const { rows } = await sql<PlaceRow>`
-    select starts_ms, ends_ms
-      from booking_places_under_lock(${bookingLockName(key)}, ${key.garageId}, ${earliestStartOf(from)}, ${from}, ${to}, ${exclude})`.execute(
-    trx,
+  const { rows } = await trx.executeQuery(
+    CompiledQuery.raw(PLACES_UNDER_LOCK, [bookingLockName(key), key.garageId, earliestStartOf(from), from, to, exclude]) as CompiledQuery<PlaceRow>,
   );
   return rows.map(toInterval);
 };
@@ -152,14 +161,21 @@ export const makeAppointmentRepository = (trx: Transaction<Database>): Appointme
   async create(input) {
     if (!isUuid(input.garageId) || !isUuid(input.integrationId)) throw new InvalidReferenceError('Unknown garage or integration');
     if (!input.productIds.every(isUuid)) throw new InvalidReferenceError('Unknown product');
-    // As SQL: every booking runs it, and the query builder spent more on building it than Postgres on running it.
-    const { rows } = await sql<AppointmentRow>`
-      insert into appointments (garage_id, integration_id, starts_at, ends_at, duration_minutes, customer_name,
-                                customer_email, customer_phone, vehicle, notes, external_ref)
-      values (${input.garageId}, ${input.integrationId}, ${input.startsAt}, ${input.endsAt}, ${input.durationMinutes},
-              ${input.customer.name}, ${input.customer.email ?? null}, ${input.customer.phone ?? null},
-              ${input.vehicle === null ? null : JSON.stringify(input.vehicle)}, ${input.notes}, ${input.externalRef})
-      returning *`.execute(trx);
+    const { rows } = await trx.executeQuery(
+      CompiledQuery.raw(INSERT_APPOINTMENT, [
+        input.garageId,
+        input.integrationId,
+        input.startsAt,
+        input.endsAt,
+        input.durationMinutes,
+        input.customer.name,
+        input.customer.email ?? null,
+        input.customer.phone ?? null,
+        input.vehicle === null ? null : JSON.stringify(input.vehicle),
+        input.notes,
+        input.externalRef,
+      ]) as CompiledQuery<AppointmentRow>,
+    );
     const row = rows[0];
     if (!row) throw new Error('insert into appointments returned no row');
     if (input.productIds.length > 0) {
