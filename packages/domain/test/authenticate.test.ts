@@ -1,21 +1,24 @@
 import t from 'tap';
 import { generateApiKey, isPromise, makeAuthenticate, refusal, sha256Hex, testClock, type Integration } from './support.js';
 
+/** An integration with only the catalog toggle on. */
+const shop = (): Integration => ({
+  id: '2f0c4a53-8f4e-4a3b-9a39-0a7c7b1e5d11',
+  garageId: '7b0e2a8c-3c1f-4d7e-8a55-5f0f3b9d2c44',
+  name: 'Shop',
+  sync: { appointments: false, catalog: true, stock: false },
+  webhookUrl: null,
+  revokedAt: null,
+  lastUsedAt: null,
+  createdAt: new Date('2026-01-01T00:00:00Z'),
+});
+
 // `lastUsedAt` (shown by `integration list`, CONTRACT.md §6, admin CLI) follows use, but a read never writes more than once a
 // minute per integration.
 t.test('a valid key records its use at most once a minute; an invalid one never', async (t) => {
   const clock = testClock('2026-12-01T09:00:00Z');
   const key = generateApiKey();
-  const integration: Integration = {
-    id: '2f0c4a53-8f4e-4a3b-9a39-0a7c7b1e5d11',
-    garageId: '7b0e2a8c-3c1f-4d7e-8a55-5f0f3b9d2c44',
-    name: 'Shop',
-    sync: { appointments: false, catalog: true, stock: false },
-    webhookUrl: null,
-    revokedAt: null,
-    lastUsedAt: null,
-    createdAt: new Date('2026-01-01T00:00:00Z'),
-  };
+  const integration = shop();
   const touches: [string, string][] = [];
   const authenticate = makeAuthenticate({
     findByKeyHash: async (hash) => (hash === sha256Hex(key) ? integration : null),
@@ -40,16 +43,7 @@ t.test('a valid key records its use at most once a minute; an invalid one never'
 // every refusal is still a rejected promise, whether the lookup answered at once or not.
 t.test('a lookup that answers at once gives the principal at once; refusals are rejected promises', async (t) => {
   const key = generateApiKey();
-  const integration: Integration = {
-    id: '2f0c4a53-8f4e-4a3b-9a39-0a7c7b1e5d11',
-    garageId: '7b0e2a8c-3c1f-4d7e-8a55-5f0f3b9d2c44',
-    name: 'Shop',
-    sync: { appointments: false, catalog: true, stock: false },
-    webhookUrl: null,
-    revokedAt: null,
-    lastUsedAt: new Date(),
-    createdAt: new Date('2026-01-01T00:00:00Z'),
-  };
+  const integration = shop();
   const authenticate = makeAuthenticate({
     findByKeyHash: (hash) => (hash === sha256Hex(key) ? integration : null),
     integrations: { touchLastUsed: async () => {} },
