@@ -83,7 +83,7 @@ const serializeRequest = (req: LoggedRequest) => ({
 
 /**
  * Log lines are written to stdout in batches of this many bytes (some hundred request lines): a write costs the main
- * thread some 25,000 instructions, which batches of 4 KiB still spread over only twelve lines (issue 18)…
+ * thread some 27,000 instructions, which batches of 4 KiB still spread over only twelve lines (issue 18)…
  */
 export const LOG_BATCH_BYTES = 32 * 1024;
 /** …in one write each (sonic-boom's own bound on a write is 16 KiB). */

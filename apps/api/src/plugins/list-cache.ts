@@ -179,7 +179,7 @@ export default fp(
       if (answers(page, version, ifNoneMatch)) return send(reply, page, ifNoneMatch);
       const read = reading.get(key);
       if (read?.version !== version) return startRead(request, key, version);
-      return read.page.then((read) => (answers(read, version, ifNoneMatch) ? send(reply, read, ifNoneMatch) : startRead(request, key, version)));
+      return read.page.then((sent) => (answers(sent, version, ifNoneMatch) ? send(reply, sent, ifNoneMatch) : startRead(request, key, version)));
     };
     const send = (reply: FastifyReply, page: CachedPage, ifNoneMatch: string | undefined) => {
       if (notModified(page, ifNoneMatch)) return void sendNotModified(reply, page.etag);
