@@ -10,7 +10,8 @@ import {
   type BookedInterval,
   type BookingLockKey,
 } from '@garage/domain';
-import { CompiledQuery, sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import { fixedQuery } from '../fixed-query.js';
 import type { AppointmentsTable, Database, Executor } from '../schema.js';
 import { acquireBookingLock, bookingLockName } from './locks.js';
 
@@ -71,21 +72,18 @@ interface PlaceRow {
 }
 const toInterval = (row: PlaceRow): BookedInterval => ({ startsAt: new Date(Number(row.starts_ms)), endsAt: new Date(Number(row.ends_ms)) });
 
+/** The places of the day booked so far, read once its lock is held (a fixed text: see fixed-query.ts). */
+const PLACES_UNDER_LOCK = fixedQuery<PlaceRow>('select starts_ms, ends_ms from booking_places_under_lock($1, $2, $3, $4, $5, $6)');
+const INSERT_APPOINTMENT = fixedQuery<AppointmentRow>(`
+  insert into appointments (garage_id, integration_id, starts_at, ends_at, duration_minutes, customer_name,
+                            customer_email, customer_phone, vehicle, notes, external_ref)
+  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+  returning *`);
+
 /**
  * `BookingLocks.acquireAndListOverlapping`: the lock and the read in one round trip, through the function of
  * migration 0006, whose query has the conditions of `listOverlapping` below.
  */
-/**
- * Fixed texts for what every booking runs: the query builder, even its `sql` tag, built and compiled them on every
- * request for more than Postgres spent running them (issue 18).
- */
-const PLACES_UNDER_LOCK = 'select starts_ms, ends_ms from booking_places_under_lock($1, $2, $3, $4, $5, $6)';
-const INSERT_APPOINTMENT = `
-  insert into appointments (garage_id, integration_id, starts_at, ends_at, duration_minutes, customer_name,
-                            customer_email, customer_phone, vehicle, notes, external_ref)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-  returning *`;
-
 export const listOverlappingUnderLock = async (
   trx: Transaction<Database>,
   key: BookingLockKey,
@@ -99,7 +97,7 @@ export const listOverlappingUnderLock = async (
   }
   const exclude = excludeId !== undefined && isUuid(excludeId) ? excludeId : null;
   const { rows } = await trx.executeQuery(
-    CompiledQuery.raw(PLACES_UNDER_LOCK, [bookingLockName(key), key.garageId, earliestStartOf(from), from, to, exclude]) as CompiledQuery<PlaceRow>,
+    PLACES_UNDER_LOCK([bookingLockName(key), key.garageId, earliestStartOf(from), from, to, exclude]),
   );
   return rows.map(toInterval);
 };
@@ -162,7 +160,7 @@ export const makeAppointmentRepository = (trx: Transaction<Database>): Appointme
     if (!isUuid(input.garageId) || !isUuid(input.integrationId)) throw new InvalidReferenceError('Unknown garage or integration');
     if (!input.productIds.every(isUuid)) throw new InvalidReferenceError('Unknown product');
     const { rows } = await trx.executeQuery(
-      CompiledQuery.raw(INSERT_APPOINTMENT, [
+      INSERT_APPOINTMENT([
         input.garageId,
         input.integrationId,
         input.startsAt,
@@ -174,7 +172,7 @@ export const makeAppointmentRepository = (trx: Transaction<Database>): Appointme
         input.vehicle === null ? null : JSON.stringify(input.vehicle),
         input.notes,
         input.externalRef,
-      ]) as CompiledQuery<AppointmentRow>,
+      ]),
     );
     const row = rows[0];
     if (!row) throw new Error('insert into appointments returned no row');

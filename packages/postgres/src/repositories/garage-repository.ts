@@ -1,6 +1,7 @@
-import { CompiledQuery, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Closure, Garage, GarageRepository, WeeklyHours } from '@garage/domain';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
+import { fixedQuery } from '../fixed-query.js';
 import type { GarageClosuresTable, GarageRow, Executor } from '../schema.js';
 
 const toGarage = (row: GarageRow): Garage => ({
@@ -41,12 +42,12 @@ const closuresText = (garage: string, from: string, to: string) => `
    order by c.from_date, c.id`;
 
 /** $1 the garage, $2 and $3 the first and last dates. */
-const LIST_CLOSURES = closuresText('$1', '$2', '$3');
+const LIST_CLOSURES = fixedQuery<ClosureRow>(closuresText('$1', '$2', '$3'));
 /** The garage $1 with its closures from $2 to $3, in one round trip. */
-const GARAGE_WITH_CLOSURES = `
+const GARAGE_WITH_CLOSURES = fixedQuery<GarageRow & { closures: ClosureRow[] }>(`
   select g.*, (select coalesce(json_agg(closure), '[]') from (${closuresText('g.id', '$2', '$3')}) as closure) as closures
     from garages g
-   where g.id = $1`;
+   where g.id = $1`);
 
 export const makeGarageRepository = (db: Executor): GarageRepository => ({
   async create(input) {
@@ -91,9 +92,7 @@ export const makeGarageRepository = (db: Executor): GarageRepository => ({
 
   async findWithClosures(id, from, to) {
     if (!isUuid(id)) return null;
-    const { rows } = await db.executeQuery(
-      CompiledQuery.raw(GARAGE_WITH_CLOSURES, [id, from, to]) as CompiledQuery<GarageRow & { closures: ClosureRow[] }>,
-    );
+    const { rows } = await db.executeQuery(GARAGE_WITH_CLOSURES([id, from, to]));
     const row = rows[0];
     // json_agg writes a `date` as YYYY-MM-DD, the string the `date` parser gives (db.ts).
     return row ? { garage: toGarage(row), closures: row.closures.map(toClosure) } : null;
@@ -101,7 +100,7 @@ export const makeGarageRepository = (db: Executor): GarageRepository => ({
 
   async listClosures(garageId, from, to) {
     if (!isUuid(garageId)) return [];
-    const { rows } = await db.executeQuery(CompiledQuery.raw(LIST_CLOSURES, [garageId, from, to]) as CompiledQuery<ClosureRow>);
+    const { rows } = await db.executeQuery(LIST_CLOSURES([garageId, from, to]));
     return rows.map(toClosure);
   },
 });

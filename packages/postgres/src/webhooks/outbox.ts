@@ -1,6 +1,7 @@
 import { audienceOf, type Outbox, type OutboxEvent } from '@garage/domain';
-import { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import { withErrorMapping } from '../errors.js';
+import { fixedQuery } from '../fixed-query.js';
 import type { Executor } from '../schema.js';
 import type { WritesAtCommit } from '../writes-at-commit.js';
 import { OUTBOX_CHANNEL } from './outbox-channel.js';
@@ -25,14 +26,14 @@ const enqueueText = (audience: string) => `
   select pg_notify($5, '') as notified where exists (select 1 from delivery)`;
 
 const ENQUEUE = {
-  all: enqueueText(''),
-  appointments: enqueueText('and i.sync_appointments'),
-  catalog: enqueueText('and i.sync_catalog'),
-  stock: enqueueText('and i.sync_stock'),
+  all: fixedQuery(enqueueText('')),
+  appointments: fixedQuery(enqueueText('and i.sync_appointments')),
+  catalog: fixedQuery(enqueueText('and i.sync_catalog')),
+  stock: fixedQuery(enqueueText('and i.sync_stock')),
 } as const;
 
 const enqueueStatement = ({ garageId, type, data }: OutboxEvent): CompiledQuery =>
-  CompiledQuery.raw(ENQUEUE[audienceOf(type) ?? 'all'], [garageId, type, JSON.stringify(data), garageId, OUTBOX_CHANNEL]);
+  ENQUEUE[audienceOf(type) ?? 'all']([garageId, type, JSON.stringify(data), garageId, OUTBOX_CHANNEL]);
 
 /**
  * The transactional outbox (CONTRACT.md §5). Bound to the caller's transaction, it writes the event and one
