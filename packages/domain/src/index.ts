@@ -3,13 +3,13 @@
  * (`@garage/domain/booking`, `@garage/domain/webhooks`, ...). Internals (the slot model, the occupancy count, the
  * field checker) stay behind the use cases that apply them.
  */
-export * from './entry-points/core.js';
-export * from './entry-points/garages.js';
-export * from './entry-points/integrations.js';
-export * from './entry-points/catalog.js';
-export * from './entry-points/booking.js';
-export * from './entry-points/quotes.js';
-export * from './entry-points/leads.js';
-export * from './entry-points/webhooks.js';
-export * from './entry-points/idempotency.js';
-export * from './entry-points/admin.js';
+export * from './shared/index.js';
+export * from './garages/index.js';
+export * from './integrations/index.js';
+export * from './catalog/index.js';
+export * from './booking/index.js';
+export * from './quotes/index.js';
+export * from './leads/index.js';
+export * from './webhooks/index.js';
+export * from './idempotency/index.js';
+export * from './admin/index.js';

@@ -6,7 +6,7 @@ export * from '@garage/domain';
 export * from '@garage/testkit';
 // Internals that the domain's own tests exercise directly; the package does not export them. They throw the
 // source's error classes: tests match such errors by code, not by class.
-export { Checker } from '../src/services/validate.js';
+export { Checker } from '../src/shared/validation.js';
 export { addCalendarDays, checkLocalDate, fixedOffsetRfc3339, localDateAt, localRfc3339, makeSlotModel, toLocalRfc3339 } from '../src/booking/slot-model.js';
 
 /** What a use case that answers at once when it can gives on a refusal: a rejected promise, never a value or a throw. */

@@ -4,13 +4,13 @@ import {
   type Appointment,
   type AppointmentCustomer,
   type AppointmentVehicle,
-} from '../entities/appointment.js';
-import { InvalidReferenceError, NotFoundError, SlotFullError, ValidationError } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import { CONTACT_LIMITS, checkContact } from '../services/contact.js';
-import { isUuid } from '../services/uuid.js';
-import { Checker, isRecord } from '../services/validate.js';
+} from './appointment.js';
+import { InvalidReferenceError, NotFoundError, SlotFullError, ValidationError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { UnitOfWork } from '../shared/unit-of-work.port.js';
+import { CONTACT_LIMITS, checkContact } from '../shared/contact.js';
+import { isUuid } from '../shared/ids.js';
+import { Checker, isRecord } from '../shared/validation.js';
 import { appointmentEvent } from './appointment-view.js';
 import { remainingCapacity, slotOccupancy } from './occupancy.js';
 import { localDatesAround, makeSlotModel } from './slot-model.js';

@@ -1,7 +1,7 @@
-import { SlotFullError, ValidationError } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import { Checker } from '../services/validate.js';
+import { SlotFullError, ValidationError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { UnitOfWork } from '../shared/unit-of-work.port.js';
+import { Checker } from '../shared/validation.js';
 import { compareBookingLockKeys, type BookingLockKey } from './booking-lock.port.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';

@@ -1,6 +1,6 @@
-import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { UnitOfWork } from '../shared/unit-of-work.port.js';
 import type { IdempotencyStore, StoredResponse } from './idempotency-store.port.js';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;

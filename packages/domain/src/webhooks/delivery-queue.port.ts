@@ -1,4 +1,4 @@
-import type { EncryptedSecret } from '../entities/integration.js';
+import type { EncryptedSecret } from '../integrations/integration.js';
 import type { WebhookEvent } from './webhook-event.js';
 
 /** `cancelled`: the integration was revoked or lost its webhook URL before the delivery ended (CONTRACT.md §5). */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, WebhookNotConfiguredError } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { IntegrationRepository } from '../ports/integration-repository.port.js';
-import type { CursorCodec } from '../services/cursor.js';
-import type { SecretBox } from '../services/secret-box.js';
-import { fetchPage, type Page, type PageRequest } from '../use-cases/page.js';
+import { NotFoundError, WebhookNotConfiguredError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { IntegrationRepository } from '../integrations/integration-repository.port.js';
+import type { CursorCodec } from '../shared/cursor.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import { fetchPage, type Page, type PageRequest } from '../shared/page.js';
 import type { DeliveryQueue, DeliveryStatus } from './delivery-queue.port.js';
 import { signedWebhookRequest, signingSecrets } from './signed-request.js';
 import type { WebhookEvent } from './webhook-event.js';

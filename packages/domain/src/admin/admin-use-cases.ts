@@ -1,0 +1,71 @@
+import type { Clock } from '../shared/clock.port.js';
+import type { Repositories, UnitOfWork } from '../shared/unit-of-work.port.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import type { DeliveryQueue } from '../webhooks/delivery-queue.port.js';
+import { makeListWebhookDeliveries } from '../webhooks/list-webhook-deliveries.js';
+import { makeReplayWebhook } from '../webhooks/replay-webhook.js';
+import { makeCloseGarage } from '../garages/close-garage.js';
+import { makeCreateGarage } from '../garages/create-garage.js';
+import { makeCreateQuote } from '../quotes/create-quote.js';
+import { makeImportProducts, makeImportStock, makeImportVehicles } from '../catalog/import-catalog.js';
+import {
+  makeCreateIntegration,
+  makeListIntegrations,
+  makeRevokeIntegration,
+  makeRotateKey,
+  makeRotateWebhookSecret,
+  makeUpdateIntegration,
+} from '../integrations/manage-integrations.js';
+import { makeSeedDemo } from './seed-demo.js';
+import { makeListGarageAppointments } from '../booking/list-appointments.js';
+import { makeSetAppointmentStatus } from '../booking/set-appointment-status.js';
+
+export interface AdminDeps {
+  repos: Repositories;
+  uow: UnitOfWork;
+  secretBox: SecretBox;
+  clock: Clock;
+  /** Webhook deliveries, for inspecting and replaying them. */
+  deliveries: DeliveryQueue;
+}
+
+/** The operator's use-cases (CLI, embedded demo seeding), wired from ports only. */
+export const makeAdminUseCases = ({ repos, uow, secretBox, clock, deliveries }: AdminDeps) => {
+  const { garages, integrations } = repos;
+  const createGarage = makeCreateGarage({ garages });
+  const createIntegration = makeCreateIntegration({ garages, integrations, secretBox });
+  const importProducts = makeImportProducts({ garages, uow });
+  const importStock = makeImportStock({ garages, uow });
+  const importVehicles = makeImportVehicles({ garages, uow });
+  const createQuote = makeCreateQuote({ uow, clock });
+  return {
+    createGarage,
+    closeGarage: makeCloseGarage({ garages }),
+    createIntegration,
+    listIntegrations: makeListIntegrations({ garages, integrations }),
+    revokeIntegration: makeRevokeIntegration({ integrations, clock }),
+    rotateKey: makeRotateKey({ integrations, clock }),
+    rotateWebhookSecret: makeRotateWebhookSecret({ integrations, secretBox, clock }),
+    updateIntegration: makeUpdateIntegration({ integrations }),
+    importProducts,
+    importStock,
+    importVehicles,
+    createQuote,
+    listAppointments: makeListGarageAppointments({ garages, appointments: repos.appointments, clock }),
+    setAppointmentStatus: makeSetAppointmentStatus({ uow, clock }),
+    listWebhookDeliveries: makeListWebhookDeliveries({ queue: deliveries, integrations }),
+    replayWebhook: makeReplayWebhook({ queue: deliveries, clock }),
+    seedDemo: makeSeedDemo({
+      garages,
+      clock,
+      createGarage,
+      createIntegration,
+      importProducts,
+      importStock,
+      importVehicles,
+      createQuote,
+    }),
+  };
+};
+
+export type AdminUseCases = ReturnType<typeof makeAdminUseCases>;

@@ -1,0 +1,147 @@
+import type { Integration, SyncToggle, SyncToggles } from './integration.js';
+import { NotFoundError } from '../shared/errors.js';
+import type { GarageRepository } from '../garages/garage-repository.port.js';
+import type { IntegrationChanges, IntegrationRepository } from './integration-repository.port.js';
+import type { Clock } from '../shared/clock.port.js';
+import { generateApiKey, generateWebhookSecret, sha256Hex } from './api-key.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import { Checker } from '../shared/validation.js';
+
+export interface CreateIntegrationCommand {
+  garageSlug: string;
+  name: string;
+  sync: SyncToggle[];
+  webhookUrl: string | null;
+}
+
+/** The only moment the key and the webhook secret exist in clear: they are returned once, never stored. */
+export interface CreatedIntegration {
+  integration: Integration;
+  apiKey: string;
+  webhookSecret: string;
+}
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+const togglesOf = (sync: readonly SyncToggle[]): SyncToggles => ({
+  appointments: sync.includes('appointments'),
+  catalog: sync.includes('catalog'),
+  stock: sync.includes('stock'),
+});
+
+export const makeCreateIntegration =
+  ({
+    garages,
+    integrations,
+    secretBox,
+  }: {
+    garages: Pick<GarageRepository, 'findBySlug'>;
+    integrations: Pick<IntegrationRepository, 'create'>;
+    secretBox: SecretBox;
+  }) =>
+  async (cmd: CreateIntegrationCommand): Promise<CreatedIntegration> => {
+    const check = new Checker();
+    check.string('/name', cmd.name, { max: 120 });
+    if (cmd.webhookUrl !== null && !isHttpUrl(cmd.webhookUrl)) check.fail('/webhookUrl', 'must be an http(s) URL');
+    check.throwIfAny('Invalid integration');
+    const garage = await garages.findBySlug(cmd.garageSlug);
+    if (!garage) throw new NotFoundError(`Garage ${cmd.garageSlug} not found`);
+    const apiKey = generateApiKey();
+    const webhookSecret = generateWebhookSecret();
+    const integration = await integrations.create({
+      garageId: garage.id,
+      name: cmd.name,
+      sync: togglesOf(cmd.sync),
+      webhookUrl: cmd.webhookUrl,
+      apiKeyHash: sha256Hex(apiKey),
+      webhookSecret: secretBox.encrypt(webhookSecret),
+    });
+    return { integration, apiKey, webhookSecret };
+  };
+
+export const makeListIntegrations =
+  ({
+    garages,
+    integrations,
+  }: {
+    garages: Pick<GarageRepository, 'findBySlug'>;
+    integrations: Pick<IntegrationRepository, 'listByGarage'>;
+  }) =>
+  async (garageSlug: string): Promise<Integration[]> => {
+    const garage = await garages.findBySlug(garageSlug);
+    if (!garage) throw new NotFoundError(`Garage ${garageSlug} not found`);
+    return integrations.listByGarage(garage.id);
+  };
+
+export const makeRevokeIntegration =
+  ({ integrations, clock }: { integrations: Pick<IntegrationRepository, 'revoke'>; clock: Clock }) =>
+  async (id: string): Promise<Integration> => {
+    const revoked = await integrations.revoke(id, clock.now());
+    if (!revoked) throw new NotFoundError(`Integration ${id} not found`);
+    return revoked;
+  };
+
+/** The longest overlap of a rotation: a week is enough to roll a key or a secret out; longer is a forgotten key. */
+export const MAX_OVERLAP_HOURS = 168;
+
+const overlapMs = (hours: number): number => {
+  const check = new Checker();
+  if (!Number.isFinite(hours) || hours < 0 || hours > MAX_OVERLAP_HOURS) {
+    check.fail('/overlapHours', `must be a number of hours from 0 to ${MAX_OVERLAP_HOURS}`);
+  }
+  check.throwIfAny('Invalid overlap');
+  return Math.round(hours * 3_600_000);
+};
+
+/** A new API key, shown once; the old one keeps working for `overlapHours` (0: it stops at once). */
+export const makeRotateKey =
+  ({ integrations, clock }: { integrations: Pick<IntegrationRepository, 'rotateKey'>; clock: Clock }) =>
+  async (id: string, { overlapHours = 0 }: { overlapHours?: number } = {}) => {
+    const overlap = overlapMs(overlapHours);
+    const apiKey = generateApiKey();
+    const rotated = await integrations.rotateKey(id, sha256Hex(apiKey), clock.now(), overlap);
+    if (!rotated) throw new NotFoundError(`Integration ${id} not found or revoked`);
+    return { ...rotated, apiKey };
+  };
+
+/** A new webhook secret, shown once; until the overlap ends every delivery carries both signatures (§5). */
+export const makeRotateWebhookSecret =
+  ({ integrations, secretBox, clock }: { integrations: Pick<IntegrationRepository, 'rotateWebhookSecret'>; secretBox: SecretBox; clock: Clock }) =>
+  async (id: string, { overlapHours = 24 }: { overlapHours?: number } = {}) => {
+    const overlap = overlapMs(overlapHours);
+    const webhookSecret = generateWebhookSecret();
+    const rotated = await integrations.rotateWebhookSecret(id, secretBox.encrypt(webhookSecret), clock.now(), overlap);
+    if (!rotated) throw new NotFoundError(`Integration ${id} not found or revoked`);
+    return { ...rotated, webhookSecret };
+  };
+
+export interface UpdateIntegrationCommand {
+  name?: string;
+  sync?: SyncToggle[];
+  webhookUrl?: string | null;
+}
+
+/** `integration update`: name, toggles, webhook URL set or removed; what is not given stays as it is. */
+export const makeUpdateIntegration =
+  ({ integrations }: { integrations: Pick<IntegrationRepository, 'update'> }) =>
+  async (id: string, cmd: UpdateIntegrationCommand): Promise<Integration> => {
+    const check = new Checker();
+    if (cmd.name !== undefined) check.string('/name', cmd.name, { max: 120 });
+    if (cmd.webhookUrl !== undefined && cmd.webhookUrl !== null && !isHttpUrl(cmd.webhookUrl)) check.fail('/webhookUrl', 'must be an http(s) URL');
+    check.throwIfAny('Invalid integration');
+    const changes: IntegrationChanges = {
+      ...(cmd.name === undefined ? {} : { name: cmd.name }),
+      ...(cmd.sync === undefined ? {} : { sync: togglesOf(cmd.sync) }),
+      ...(cmd.webhookUrl === undefined ? {} : { webhookUrl: cmd.webhookUrl }),
+    };
+    const updated = await integrations.update(id, changes);
+    if (!updated) throw new NotFoundError(`Integration ${id} not found or revoked`);
+    return updated;
+  };
