@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createTestDatabase } from '../../packages/testkit/dist/databases.js';
+import { createTestDatabase } from '../../packages/postgres/dist/testing/databases.js';
 import { postgresCpuDelta, postgresCpuMs, processCpuMs, processRssMiB } from './cpu.js';
 import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, spreadOverDays, walkCursors } from './fixtures.js';
 import { connectInspector, profiled } from './inspector.js';

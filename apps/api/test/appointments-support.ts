@@ -1,5 +1,5 @@
 import type { AdminUseCases, CreateGarageCommand } from '@garage/domain';
-import { testClock, type TestClock } from '@garage/testkit';
+import { testClock, type TestClock } from '@garage/domain/testing';
 import type { Test } from 'tap';
 import type { App } from '../src/index.js';
 import { build, product, type Built } from './helper.js';

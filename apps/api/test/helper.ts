@@ -7,7 +7,7 @@ import {
   type SyncToggle,
   type VehicleImportRow,
 } from '@garage/domain';
-import { createTestDatabase, type TestDatabase } from '@garage/testkit/postgres';
+import { createTestDatabase, type TestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
 import { buildApp, loadConfig, type App } from '../src/index.js';
 import { adminFor } from './admin.js';

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseEncryptionKey } from '@garage/domain';
 import { makeAdminUseCasesOn } from '@garage/postgres';
-import { startReceiver } from '@garage/testkit';
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { startReceiver } from '@garage/webhook-delivery/testing';
+import { createTestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
 
 const API_MAIN = fileURLToPath(new URL('../../../apps/api/dist/main.js', import.meta.url));

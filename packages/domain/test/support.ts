@@ -1,9 +1,9 @@
 // Tests see the package's public API and the test kit (fakes, contract suites) through one import. The domain is
 // imported by its own name, as the test kit imports it, so that both see the same classes (one `DomainError`).
-import { isPromise, type Awaitable } from '@garage/domain';
+import { isPromise, type Awaitable } from '../src/index.js';
 
-export * from '@garage/domain';
-export * from '@garage/testkit';
+export * from '../src/index.js';
+export * from '../src/testing/index.js';
 // Internals that the domain's own tests exercise directly; the package does not export them. They throw the
 // source's error classes: tests match such errors by code, not by class.
 export { Checker } from '../src/shared/validation.js';

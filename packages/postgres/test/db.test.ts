@@ -1,6 +1,6 @@
 import t from 'tap';
 import { connectPostgres } from '../src/db.js';
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { createTestDatabase } from '@garage/postgres/testing';
 
 t.test('closing a Postgres handle that only answered readiness probes ends its pool', async (t) => {
   const database = await createTestDatabase('pgdb');

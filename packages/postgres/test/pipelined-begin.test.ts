@@ -5,8 +5,8 @@ import t, { type Test } from 'tap';
 import { connectPostgres, type DatabaseHandle } from '../src/db.js';
 import { PipelinedBeginDialect } from '../src/pipelined-begin.js';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
-import { newGarage } from '@garage/testkit';
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { newGarage } from '@garage/domain/testing';
+import { createTestDatabase } from '@garage/postgres/testing';
 
 /** One connection, whose socket writes are recorded: the text of each write, as Postgres receives it. */
 const recordedConnection = async (t: Test): Promise<{ handle: DatabaseHandle; writes: string[] }> => {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import t, { type Test } from 'tap';
 import { connectPostgres, type DatabaseHandle } from '../src/db.js';
 import { MAX_NAMED_STATEMENTS } from '../src/prepared-statements.js';
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { createTestDatabase } from '@garage/postgres/testing';
 
 /** One connection, so that every statement below and the look at `pg_prepared_statements` share it. */
 const oneConnection = async (t: Test): Promise<DatabaseHandle> => {

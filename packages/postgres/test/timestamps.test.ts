@@ -5,7 +5,7 @@ import pg from 'pg';
 import t from 'tap';
 import { connectPostgres } from '../src/db.js';
 import { parseAnyTimestamptz as reference, parseTimestamptz } from '../src/timestamps.js';
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { createTestDatabase } from '@garage/postgres/testing';
 
 const valueOf = (parsed: Date | number) => (parsed instanceof Date ? parsed.getTime() : parsed);
 const pad = (n: number, width: number) => String(n).padStart(width, '0');

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { makeHttpSender } from '../src/http-sender.js';
-import { sleep, startReceiver } from '@garage/testkit';
+import { sleep } from '@garage/domain/testing';
+import { startReceiver } from '@garage/webhook-delivery/testing';
 
 const sender = makeHttpSender();
 const request = (url: string, timeoutMs = 2_000) => ({
