@@ -16,8 +16,8 @@ export interface GarageRepository {
   /** Closures overlapping the inclusive local-date range `[from, to]`. */
   listClosures(garageId: string, from: string, to: string): Promise<Closure[]>;
   /**
-   * `findById` and `listClosures` in one read: a booking needs both before it takes its lock, and each read is a round
-   * trip of its transaction (issue 18).
+   * `findById` and `listClosures` in one read: a booking needs both before it takes its lock, and each read is one more
+   * round trip of its open transaction.
    */
   findWithClosures(id: string, from: string, to: string): Promise<{ garage: Garage; closures: Closure[] } | null>;
 }
