@@ -1,45 +1,11 @@
-import {
-  cacheKeyLookup,
-  deriveSubkey,
-  makeAuthenticate,
-  makeBookAppointment,
-  makeCancelAppointment,
-  makeGetAppointment,
-  makeListAppointments,
-  makeRescheduleAppointment,
-  makeCursorCodec,
-  makeDecideQuote,
-  makeGetQuote,
-  makeGetVehicle,
-  makeIdempotent,
-  makeListAvailability,
-  makeListProducts,
-  makeListStock,
-  makeListVehicles,
-  makeListIntegrationDeliveries,
-  makeListIntegrationEvents,
-  makeRetryDelivery,
-  makeSecretBox,
-  makeTestWebhook,
-  makeResolveFleetGarage,
-  makeSubmitLead,
-  systemClock,
-  type Clock,
-} from '@garage/domain';
-import {
-  makeDeliveryQueue,
-  makeIdempotencyStore,
-  makeListVersionProbe,
-  makeRepositories,
-  makeUnitOfWork,
-  makeWebhookFeed,
-  type DatabaseHandle,
-  type Storage,
-} from '@garage/postgres';
+import { cacheKeyLookup, deriveSubkey, makeAuthenticate, makeBookAppointment, makeCancelAppointment, makeGetAppointment, makeListAppointments, makeRescheduleAppointment, makeCursorCodec, makeDecideQuote, makeGetQuote, makeGetVehicle, makeIdempotent, makeListAvailability, makeListProducts, makeListStock, makeListVehicles, makeListIntegrationDeliveries, makeListIntegrationEvents, makeRetryDelivery, makeSecretBox, makeTestWebhook, makeResolveFleetGarage, makeSubmitLead, systemClock, type Clock } from '@garage/domain';
+import { makeDeliveryQueue, makeIdempotencyStore, makeListVersionProbe, makeRepositories, makeUnitOfWork, makeWebhookFeed, type DatabaseHandle } from '@garage/postgres';
 import { makeHttpSender } from '@garage/webhook-delivery';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { isFinalResponse } from '../http/idempotency.js';
 import { toHttpError } from '../plugins/error-handler.js';
+import type { Storage } from '@garage/composition';
 
 /**
  * How long a key lookup is trusted on one instance. Revoking or rotating a key must take effect everywhere within
@@ -104,7 +70,7 @@ const makeApiUseCases = (
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
     retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), clock }),
     // The error handler's own mapping decides which thrown errors become stored responses.
-    runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError }),
+    runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError, isFinal: isFinalResponse }),
   };
 };
 
