@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001-initial.js';
@@ -25,4 +26,14 @@ export const migrateToLatest = async (db: Kysely<any>): Promise<string[]> => {
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+};
+
+/**
+ * Names the schema the migrations build: their names and code, hashed. A copy of a database migrated to this
+ * fingerprint (a test template) is the same schema as a fresh migration, until a migration is added or edited.
+ */
+export const migrationsFingerprint = (): string => {
+  const hash = createHash('sha256');
+  for (const [name, migration] of Object.entries(migrations)) hash.update(`${name}\n${String(migration.up)}\n`);
+  return hash.digest('hex').slice(0, 16);
 };
