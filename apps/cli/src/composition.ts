@@ -1,14 +1,8 @@
-import { makeReencryptWebhookSecrets, makeSecretBox, type AdminUseCases } from '@garage/domain';
-import {
-  makeAdminUseCasesOn,
-  makeWebhookSecretStore,
-  migrateToLatest,
-  openStorage,
-  toDomainError,
-  type Storage,
-} from '@garage/postgres';
+import { makeReencryptWebhookSecrets, makeSecretBox } from '@garage/domain';
+import { makeWebhookSecretStore, migrateToLatest, toDomainError } from '@garage/postgres';
 import { loadCliConfig, type Environment } from '@garage/config';
 import { CliError } from './errors.js';
+import { makeAdminUseCases, openStorage, type AdminUseCases, type Storage } from '@garage/composition';
 
 /** The CLI's composition root: the only module that knows the concrete adapters. */
 
@@ -53,7 +47,7 @@ export const withAdmin = <T>(env: CliEnvironment, warn: (text: string) => void, 
   withStorage(env, warn, async (storage) => {
     // Migrating first spares operators a separate step after an upgrade; it is a no-op when up to date.
     await migrateToLatest(storage.handle.db);
-    return work(makeAdminUseCasesOn(storage.handle.db, storage.encryptionKeys));
+    return work(makeAdminUseCases(storage.handle.db, storage.encryptionKeys));
   });
 
 /**

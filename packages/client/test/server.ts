@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseEncryptionKey } from '@garage/domain';
-import { makeAdminUseCasesOn } from '@garage/postgres';
+import { makeAdminUseCases } from '@garage/composition';
 import { startReceiver } from '@garage/webhook-delivery/testing';
 import { createTestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
@@ -21,7 +21,7 @@ export const startSeededApi = async (t: Test) => {
     await database.drop();
   });
   const encryptionKey = randomBytes(32).toString('base64');
-  const admin = makeAdminUseCasesOn(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
+  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
   await admin.createGarage({ slug: 'client', name: 'Garage Client', horizonDays: 60, minNoticeMinutes: 0 });
   const integration = await admin.createIntegration({
     garageSlug: 'client',

@@ -1,36 +1,37 @@
-import type { Clock } from '../shared/clock.port.js';
-import type { Repositories, UnitOfWork } from '../shared/unit-of-work.port.js';
-import type { SecretBox } from '../shared/secret-box.js';
-import type { DeliveryQueue } from '../webhooks/delivery-queue.port.js';
-import { makeListWebhookDeliveries } from '../webhooks/list-webhook-deliveries.js';
-import { makeReplayWebhook } from '../webhooks/replay-webhook.js';
-import { makeCloseGarage } from '../garages/close-garage.js';
-import { makeCreateGarage } from '../garages/create-garage.js';
-import { makeCreateQuote } from '../quotes/create-quote.js';
-import { makeImportProducts, makeImportStock, makeImportVehicles } from '../catalog/import-catalog.js';
 import {
+  type Clock,
+  makeCloseGarage,
+  makeCreateGarage,
   makeCreateIntegration,
+  makeCreateQuote,
+  makeImportProducts,
+  makeImportStock,
+  makeImportVehicles,
+  makeListGarageAppointments,
   makeListIntegrations,
+  makeListWebhookDeliveries,
+  makeReplayWebhook,
   makeRevokeIntegration,
   makeRotateKey,
   makeRotateWebhookSecret,
+  makeSeedDemo,
+  makeSetAppointmentStatus,
   makeUpdateIntegration,
-} from '../integrations/manage-integrations.js';
-import { makeSeedDemo } from './seed-demo.js';
-import { makeListGarageAppointments } from '../booking/list-appointments.js';
-import { makeSetAppointmentStatus } from '../booking/set-appointment-status.js';
+  makeSecretBox,
+  systemClock,
+  type EncryptionKey,
+} from '@garage/domain';
+import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, type Db } from '@garage/postgres';
 
-export interface AdminDeps {
-  repos: Repositories;
-  uow: UnitOfWork;
-  secretBox: SecretBox;
-  clock: Clock;
-  /** Webhook deliveries, for inspecting and replaying them. */
-  deliveries: DeliveryQueue;
-}
-
-/** The operator's use-cases (CLI, embedded demo seeding), wired from ports only. */
-export const makeAdminUseCases = ({ repos, uow, secretBox, clock, deliveries }: AdminDeps) => {
+/**
+ * The operator's use cases over one database, wired once: the CLI, the API's embedded demo seeding and the tests all
+ * take them from here. `encryptionKeys` are the active key first, then former ones (see `openStorage`).
+ */
+export const makeAdminUseCases = (db: Db, encryptionKeys: EncryptionKey[], clock: Clock = systemClock) => {
+  const repos = makeRepositories(db);
+  const uow = makeUnitOfWork(db);
+  const secretBox = makeSecretBox(encryptionKeys);
+  const deliveries = makeDeliveryQueue(db);
   const { garages, integrations } = repos;
   const createGarage = makeCreateGarage({ garages });
   const createIntegration = makeCreateIntegration({ garages, integrations, secretBox });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ENCRYPTION_KEY_BYTES, parseEncryptionKey, type EncryptionKey } from '@garage/domain';
-import { connectPglite, connectPostgres, type DatabaseHandle } from './db.js';
+import { connectPglite, connectPostgres, type DatabaseHandle } from '@garage/postgres';
 
 export interface StorageOptions {
   /** Postgres; unset means embedded PGlite under `pgliteDir`. */

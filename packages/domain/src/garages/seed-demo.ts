@@ -1,10 +1,12 @@
 import type { ProductImportRow } from '../catalog/catalog-items.js';
 import type { VehicleImportRow } from '../fleet/vehicle.js';
 import type { Clock } from '../shared/clock.port.js';
-import type { GarageRepository } from '../garages/garage-repository.port.js';
-import type { makeCreateGarage } from '../garages/create-garage.js';
-import type { makeCreateIntegration } from '../integrations/manage-integrations.js';
-import type { makeImportProducts, makeImportStock, makeImportVehicles } from '../catalog/import-catalog.js';
+import type { GarageRepository } from './garage-repository.port.js';
+import type { makeCreateGarage } from './create-garage.js';
+import type { makeCreateIntegration } from '../integrations/create-integration.js';
+import type { makeImportProducts } from '../catalog/import-products.js';
+import type { makeImportStock } from '../catalog/import-stock.js';
+import type { makeImportVehicles } from '../fleet/import-vehicles.js';
 import type { makeCreateQuote } from '../quotes/create-quote.js';
 
 export const DEMO_GARAGE_SLUG = 'demo';

@@ -1,35 +1,10 @@
-import { publicQuoteStatus, type Quote, type QuoteStatus } from './quote.js';
-import { NotFoundError, QuoteAlreadyProcessedError, QuoteExpiredError } from '../shared/errors.js';
+import { publicQuoteStatus, type Quote } from './quote.js';
+import { QuoteAlreadyProcessedError, QuoteExpiredError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.port.js';
-import type { QuoteReader } from './quote-repository.port.js';
 import type { UnitOfWork } from '../shared/unit-of-work.port.js';
 import { sha256Hex } from '../integrations/api-key.js';
 import { Checker } from '../shared/validation.js';
-
-/** What the customer's quote page sees: no internal ids, and `expired` derived from `expiresAt`. */
-export type PublicQuote = Omit<Quote, 'id' | 'garageId' | 'status'> & { status: QuoteStatus };
-
-const findByToken = async (quotes: QuoteReader, token: string): Promise<Quote> => {
-  const quote = await quotes.findByTokenHash(sha256Hex(token));
-  if (!quote) throw new NotFoundError('Quote not found');
-  return quote;
-};
-
-export const makeGetQuote =
-  ({ quotes, clock }: { quotes: QuoteReader; clock: Clock }) =>
-  async (token: string): Promise<PublicQuote> => {
-    const quote = await findByToken(quotes, token);
-    return {
-      number: quote.number,
-      status: publicQuoteStatus(quote, clock.now()),
-      customerName: quote.customerName,
-      lines: quote.lines,
-      totalCents: quote.totalCents,
-      currency: quote.currency,
-      expiresAt: quote.expiresAt,
-      decidedAt: quote.decidedAt,
-    };
-  };
+import { findByToken } from './public-quote.js';
 
 /** The limits of a decision's optional fields, exported so that the HTTP schema states the same numbers. */
 export const QUOTE_DECISION_LIMITS = { signerName: 120, comment: 2000, reason: 2000 } as const;
