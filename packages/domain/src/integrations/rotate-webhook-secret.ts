@@ -1,4 +1,3 @@
-import type { Integration } from './integration.js';
 import { NotFoundError } from '../shared/errors.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
 import type { Clock } from '../shared/clock.port.js';
