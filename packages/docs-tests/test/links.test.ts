@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { documentationFiles } from '@garage/docs-render';
@@ -12,6 +12,12 @@ t.test('every link of the documentation resolves inside the repository', async (
   }
   const problems = (await Promise.all(files.map((file) => linkProblems(REPOSITORY_ROOT, file)))).flat();
   t.same(problems, [], 'no broken link, no link out of the repository');
+});
+
+t.test('the README stays an entry point: at most 150 lines, pointing into docs/', async (t) => {
+  const readme = await readFile(join(REPOSITORY_ROOT, 'README.md'), 'utf8');
+  t.ok(readme.trimEnd().split('\n').length <= 150, 'at most 150 lines');
+  for (const folder of ['connectors', 'reference', 'operators', 'contributors']) t.match(readme, `](docs/${folder}/`, `links to docs/${folder}`);
 });
 
 t.test('the checker refuses links a reader with a clone cannot follow', async (t) => {
