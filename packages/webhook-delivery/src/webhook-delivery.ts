@@ -13,6 +13,7 @@ import { makeDeliveryQueue, OUTBOX_CHANNEL, type DatabaseHandle, type Db } from 
 import { startDeliveryEngine, type DeliveryEngine } from './delivery-engine.js';
 import { makeHttpSender } from './http-sender.js';
 import type { DeliveryLogger } from './logger.js';
+import { tracedAttempt } from './traced-attempt.js';
 
 export interface WebhookDeliveryOptions {
   db: Db;
@@ -93,7 +94,7 @@ export const makeWebhookDelivery = ({
     start: (options = {}) =>
       startDeliveryEngine({
         queue,
-        attempt: makeAttemptDelivery(deps),
+        attempt: tracedAttempt(makeAttemptDelivery(deps)),
         clock,
         logger,
         onDelivery: report,
