@@ -89,15 +89,21 @@ export const makeWebhookDelivery = ({
     logDelivery(logger, delivery);
     onDelivery?.(delivery);
   };
+  const attempt = makeAttemptDelivery(deps);
   return {
     deliverDue: makeDeliverDueWebhooks({ ...deps, batchSize, onDelivery: report }),
     start: (options = {}) =>
       startDeliveryEngine({
         queue,
-        attempt: tracedAttempt(makeAttemptDelivery(deps)),
+        // Logged inside the attempt's span, so that the line carries its trace.
+        attempt: tracedAttempt(async (delivery) => {
+          const result = await attempt(delivery);
+          logDelivery(logger, result);
+          return result;
+        }),
         clock,
         logger,
-        onDelivery: report,
+        onDelivery,
         ...(listen ? { listen: (onWake: () => void) => listen(OUTBOX_CHANNEL, onWake) } : {}),
         ...options,
       }),
