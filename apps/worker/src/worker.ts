@@ -1,7 +1,7 @@
 import { connectPostgres, makeDeliveryQueue } from '@garage/postgres';
 import { pino } from 'pino';
 import { loadWorkerConfig, type WorkerConfig } from '@garage/config';
-import { startHealthServer, startMetricsServer } from '@garage/observability';
+import { registerHealthMetrics, startHealthServer, startMetricsServer, type HealthReport } from '@garage/observability';
 import { stopTracing, traceLogMixin } from '@garage/observability/tracing';
 import { makeWebhookDelivery, registerWebhookMetrics } from '@garage/webhook-delivery';
 import { Registry, collectDefaultMetrics } from 'prom-client';
@@ -35,17 +35,15 @@ const loop = makeWebhookDelivery({
 
 let stopping = false;
 /** Ready while Postgres answers within 1.5 s and the worker is not stopping; live while the process runs. */
-const health = await startHealthServer({
-  host: config.host,
-  port: config.port,
-  report: async () => {
-    const postgres = await Promise.race([
-      database.ping().then(() => 'up' as const),
-      new Promise<'down'>((resolve) => setTimeout(() => resolve('down'), 1500).unref()),
-    ]).catch(() => 'down' as const);
-    return { status: postgres === 'up' && !stopping ? 'ok' : 'unavailable', checks: { postgres, redis: 'absent', draining: stopping } };
-  },
-});
+const report = async (): Promise<HealthReport> => {
+  const postgres = await Promise.race([
+    database.ping().then(() => 'up' as const),
+    new Promise<'down'>((resolve) => setTimeout(() => resolve('down'), 1500).unref()),
+  ]).catch(() => 'down' as const);
+  return { status: postgres === 'up' && !stopping ? 'ok' : 'unavailable', checks: { postgres, redis: 'absent', draining: stopping } };
+};
+const health = await startHealthServer({ host: config.host, port: config.port, report });
+registerHealthMetrics(registry, report);
 const metrics = await startMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort });
 logger.info({ retryScheduleMs: config.schedule, health: health.address, metrics: metrics.address }, 'webhook worker started');
 
