@@ -43,7 +43,7 @@ const report = async (): Promise<HealthReport> => {
   return { status: postgres === 'up' && !stopping ? 'ok' : 'unavailable', checks: { postgres, redis: 'absent', draining: stopping } };
 };
 const health = await startHealthServer({ host: config.host, port: config.port, report });
-registerHealthMetrics(registry, report);
+const healthMetrics = registerHealthMetrics(registry, report);
 const metrics = await startMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort });
 logger.info({ retryScheduleMs: config.schedule, health: health.address, metrics: metrics.address }, 'webhook worker started');
 
@@ -53,6 +53,7 @@ const shutdown = async (signal: NodeJS.Signals) => {
   logger.info({ signal }, 'stopping: finishing the deliveries in flight');
   try {
     await loop.stop();
+    healthMetrics.stop();
     await Promise.all([health.close(), metrics.close()]);
     await database.close();
     // The spans of the last deliveries, still buffered, are sent before the process ends.
