@@ -4,6 +4,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevel } from '@garage/config';
+import { traceLogMixin } from '@garage/observability/tracing';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -126,6 +127,7 @@ export const createLogger = (level: LogLevel, stream?: DestinationStream): Logge
         censor: '[REDACTED]',
       },
       serializers: { req: serializeRequest },
+      mixin: traceLogMixin(),
     },
     stream ?? (process.stdout.isTTY ? pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : stdoutDestination()),
   );

@@ -16,6 +16,11 @@ export interface ClaimedDelivery {
   /** The end of this claim's lease; also its fencing token (see `complete`). */
   leaseUntil: Date;
   event: WebhookEvent;
+  /**
+   * Where the event was written, as a W3C `traceparent`, for the attempt's trace to continue it (opaque here); null or
+   * absent when tracing was off.
+   */
+  traceParent?: string | null;
   secret: EncryptedSecret;
   /** The secret replaced by a rotation whose overlap has not ended yet: deliveries carry both signatures. */
   previousSecret: EncryptedSecret | null;

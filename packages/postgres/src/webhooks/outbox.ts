@@ -5,16 +5,17 @@ import { fixedQuery } from '../fixed-query.js';
 import type { Executor } from '../schema.js';
 import type { WritesAtCommit } from '../writes-at-commit.js';
 import { OUTBOX_CHANNEL } from './outbox-channel.js';
+import { activeTraceParent } from './trace-context.js';
 
 /**
- * The event ($1 garage, $2 type, $3 payload), its deliveries to the garage's integrations ($4) that take it, and the
+ * The event ($1 garage, $2 type, $3 payload, $6 the trace that wrote it), its deliveries to the garage's integrations ($4) that take it, and the
  * wake-up of the deliverers ($5 the channel), in one statement; Postgres sends the NOTIFY at commit, only when a
  * delivery was written. Fixed texts, one per audience: the query builder spent some 20 µs building and compiling it
  * on every write, its `sql` tag still a few (issue 18).
  */
 const enqueueText = (audience: string) => `
   with event as (
-    insert into webhook_events (garage_id, type, payload) values ($1, $2, $3)
+    insert into webhook_events (garage_id, type, payload, trace_parent) values ($1, $2, $3, $6)
     returning id
   ), delivery as (
     insert into webhook_deliveries (event_id, integration_id, url)
@@ -32,8 +33,9 @@ const ENQUEUE = {
   stock: fixedQuery(enqueueText('and i.sync_stock')),
 } as const;
 
+/** Built where the event is enqueued, inside the work that caused it: the trace in progress there is the event's. */
 const enqueueStatement = ({ garageId, type, data }: OutboxEvent): CompiledQuery =>
-  ENQUEUE[audienceOf(type) ?? 'all']([garageId, type, JSON.stringify(data), garageId, OUTBOX_CHANNEL]);
+  ENQUEUE[audienceOf(type) ?? 'all']([garageId, type, JSON.stringify(data), garageId, OUTBOX_CHANNEL, activeTraceParent()]);
 
 /**
  * The transactional outbox (CONTRACT.md §5). Bound to the caller's transaction, it writes the event and one
