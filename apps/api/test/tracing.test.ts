@@ -1,5 +1,5 @@
-import { createTestDatabase } from '@garage/testkit/postgres';
-import { startReceiver } from '@garage/testkit';
+import { createTestDatabase } from '@garage/postgres/testing';
+import { startReceiver } from '@garage/webhook-delivery/testing';
 import t from 'tap';
 import { adminFor } from './admin.js';
 import { ENCRYPTION_KEY } from './helper.js';
