@@ -22,7 +22,6 @@ export {
   type ErrorDetail,
 } from '../errors.js';
 export { systemClock, type Clock } from '../ports/clock.port.js';
-export { isPromise, whenReady, type Awaitable } from '../services/awaitable.js';
 export type { Repositories, Transaction, UnitOfWork } from '../ports/unit-of-work.port.js';
 export type { KeysetPosition, KeysetQuery } from '../ports/pagination.js';
 export type { Page, PageRequest } from '../use-cases/page.js';

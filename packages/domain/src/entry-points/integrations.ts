@@ -2,7 +2,6 @@
 export type { EncryptedSecret, Integration, Principal, SyncToggle, SyncToggles } from '../entities/integration.js';
 export type { IntegrationChanges, IntegrationRepository, NewIntegration, WebhookSecrets } from '../ports/integration-repository.port.js';
 export { generateApiKey, generateToken, generateWebhookSecret, isWellFormedApiKey, sha256Hex } from '../services/api-key.js';
-export { cacheKeyLookup, type KeyCacheOptions, type KeyLookup } from '../services/key-cache.js';
 export { makeAuthenticate, type Authenticate } from '../use-cases/authenticate.js';
 export {
   makeCreateIntegration,
