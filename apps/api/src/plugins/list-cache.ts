@@ -103,8 +103,8 @@ const versionsOf = (probe: ListVersionProbe, list: ListName, shareMs: number, cl
 
 /**
  * The garage, the list and every parameter that shapes the page. Most queries (`?limit=100&cursor=…`) cannot name an
- * access parameter: without a percent escape and without either name, the query string as sent is the key. Others are keyed by their parsed parameters less the access ones, in
- * a fixed order. The two kinds of key start differently, so that one never stands for the other.
+ * access parameter: without a percent escape and without either name, the query string as sent is the key. Others
+ * are keyed by their parsed parameters less the access ones, in a fixed order. The two kinds of key start differently, so that one never stands for the other.
  */
 const keyOf = (list: ListName, garageId: string, url: string, query: unknown) => {
   const start = url.indexOf('?');
@@ -129,7 +129,8 @@ export interface ListCacheOptions {
  * costs one small indexed query instead of reading, serialising and hashing the page again; a matching
  * `If-None-Match` is then answered 304 from the cached ETag. Every request first learns the list's version for its
  * garage (probed at most once a second per instance, batched), and a page is served only if it was read at that same
- * version, so a write is seen within a second. Pages are keyed by garage: one garage never gets another's page.
+ * version, so a write is seen within a second. Pages are keyed by garage: one garage never gets another's page, and
+ * each garage holds at most `GARAGE_SHARE` of the cache.
  */
 export default fp(
   async (app: FastifyInstance, { clock = systemClock, versionShareMs = LIST_VERSION_SHARE_MS }: ListCacheOptions) => {
