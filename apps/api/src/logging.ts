@@ -139,6 +139,9 @@ export const createLogger = (level: LogLevel, stream?: DestinationStream): Logge
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
+  /** Fastify's own 404 handler (where the app's does not apply) names the raw URL: the request line says enough. */
+  override routeNotFound(): void {}
+
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) {
       reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
