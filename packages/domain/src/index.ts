@@ -27,7 +27,6 @@ export {
   type ErrorDetail,
 } from './shared/errors.js';
 export { systemClock, type Clock } from './shared/clock.port.js';
-export { isPromise, whenReady, type Awaitable } from './shared/awaitable.js';
 export type { Repositories, Transaction, UnitOfWork } from './shared/unit-of-work.port.js';
 export type { KeysetPosition, KeysetQuery } from './shared/pagination.js';
 export type { Page, PageRequest } from './shared/page.js';
@@ -58,7 +57,6 @@ export { makeResolveFleetGarage } from './fleet/resolve-fleet-garage.js';
 export type { EncryptedSecret, Integration, Principal, SyncToggle, SyncToggles } from './integrations/integration.js';
 export type { IntegrationChanges, IntegrationRepository, NewIntegration, WebhookSecrets } from './integrations/integration-repository.port.js';
 export { generateApiKey, generateToken, generateWebhookSecret, isWellFormedApiKey, sha256Hex } from './integrations/api-key.js';
-export { cacheKeyLookup, type KeyCacheOptions, type KeyLookup } from './integrations/key-cache.js';
 export { makeAuthenticate, type Authenticate } from './integrations/authenticate.js';
 export { makeCreateIntegration, type CreatedIntegration, type CreateIntegrationCommand } from './integrations/create-integration.js';
 export { makeListIntegrations } from './integrations/list-integrations.js';

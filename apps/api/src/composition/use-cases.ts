@@ -1,11 +1,46 @@
-import { cacheKeyLookup, deriveSubkey, makeAuthenticate, makeBookAppointment, makeCancelAppointment, makeGetAppointment, makeListAppointments, makeRescheduleAppointment, makeCursorCodec, makeDecideQuote, makeGetQuote, makeGetVehicle, makeIdempotent, makeListAvailability, makeListProducts, makeListStock, makeListVehicles, makeListIntegrationDeliveries, makeListIntegrationEvents, makeRetryDelivery, makeSecretBox, makeTestWebhook, makeResolveFleetGarage, makeSubmitLead, systemClock, type Clock } from '@garage/domain';
-import { makeDeliveryQueue, makeIdempotencyStore, makeListVersionProbe, makeRepositories, makeUnitOfWork, makeWebhookFeed, type DatabaseHandle } from '@garage/postgres';
+import {
+  deriveSubkey,
+  makeAuthenticate,
+  makeBookAppointment,
+  makeCancelAppointment,
+  makeGetAppointment,
+  makeListAppointments,
+  makeRescheduleAppointment,
+  makeCursorCodec,
+  makeDecideQuote,
+  makeGetQuote,
+  makeGetVehicle,
+  makeIdempotent,
+  makeListAvailability,
+  makeListProducts,
+  makeListStock,
+  makeListVehicles,
+  makeListIntegrationDeliveries,
+  makeListIntegrationEvents,
+  makeRetryDelivery,
+  makeSecretBox,
+  makeTestWebhook,
+  makeResolveFleetGarage,
+  makeSubmitLead,
+  systemClock,
+  type Clock,
+} from '@garage/domain';
+import {
+  makeDeliveryQueue,
+  makeIdempotencyStore,
+  makeListVersionProbe,
+  makeRepositories,
+  makeUnitOfWork,
+  makeWebhookFeed,
+  type DatabaseHandle,
+} from '@garage/postgres';
 import { makeHttpSender } from '@garage/webhook-delivery';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { isFinalResponse } from '../http/idempotency.js';
 import { toHttpError } from '../plugins/error-handler.js';
 import type { Storage } from '@garage/composition';
+import { cachedLookup } from './cached-lookup.js';
 
 /**
  * How long a key lookup is trusted on one instance. Revoking or rotating a key must take effect everywhere within
@@ -34,8 +69,10 @@ const makeApiUseCases = (
   // One per encryption key, the active key's first (see `makeCursorCodec`).
   const cursors = makeCursorCodec(storage.encryptionKeys.map((key) => deriveSubkey([key], 'cursor')));
   const authenticate = makeAuthenticate({
-    findByKeyHash: cacheKeyLookup((hash) => repos.integrations.findActiveByKeyHash(hash), { ttlMs: keyCacheTtlMs, clock }),
-    integrations: repos.integrations,
+    integrations: {
+      findActiveByKeyHash: cachedLookup((hash) => repos.integrations.findActiveByKeyHash(hash), { ttlMs: keyCacheTtlMs, clock }),
+      touchLastUsed: (id, at) => repos.integrations.touchLastUsed(id, at),
+    },
     clock,
     onTouchError: (err) => log.warn({ err }, 'could not record the last use of an API key'),
   });
@@ -44,7 +81,7 @@ const makeApiUseCases = (
     resolveFleetGarage: makeResolveFleetGarage({
       authenticate,
       // A slug always names the same garage; a garage created after a 404 is found within the same window as a key.
-      garages: { findBySlug: cacheKeyLookup((slug) => repos.garages.findBySlug(slug), { ttlMs: keyCacheTtlMs, clock }) },
+      garages: { findBySlug: cachedLookup((slug) => repos.garages.findBySlug(slug), { ttlMs: keyCacheTtlMs, clock }) },
     }),
     listProducts: makeListProducts({ products: replica.products, cursors }),
     listStock: makeListStock({ stock: replica.stock, cursors }),

@@ -3,27 +3,20 @@ import { UnauthorizedError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.port.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
 import { isWellFormedApiKey, sha256Hex } from './api-key.js';
-import { whenReady, type Awaitable } from '../shared/awaitable.js';
-import type { KeyLookup } from './key-cache.js';
 
 /** `lastUsedAt` is informational; writing it at most once a minute keeps reads free of writes. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/**
- * The principal of a key, or a rejected promise with `UnauthorizedError`. When the key's lookup is cached, the
- * principal is returned at once rather than in a promise (issue 18: the hot path of every authenticated request);
- * `await` it either way. A refusal is always a rejected promise, never a throw.
- */
-export type Authenticate = (apiKey: string | undefined, toggle: SyncToggle | null) => Awaitable<Principal>;
+/** The principal of a key; rejects with `UnauthorizedError` for a missing, unknown, revoked or toggled-off key. */
+export type Authenticate = (apiKey: string | undefined, toggle: SyncToggle | null) => Promise<Principal>;
 
 export const makeAuthenticate = ({
-  findByKeyHash,
   integrations,
   clock,
   onTouchError = () => {},
 }: {
-  findByKeyHash: KeyLookup;
-  integrations: Pick<IntegrationRepository, 'touchLastUsed'>;
+  /** The lookup may answer from a cache of the caller's (its answers may then lag by the cache's lifetime). */
+  integrations: Pick<IntegrationRepository, 'findActiveByKeyHash' | 'touchLastUsed'>;
   clock: Clock;
   onTouchError?: (err: unknown) => void;
 }): Authenticate => {
@@ -39,12 +32,8 @@ export const makeAuthenticate = ({
     }
     return { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync };
   };
-  return (apiKey, toggle) => {
-    try {
-      if (apiKey === undefined || !isWellFormedApiKey(apiKey)) throw new UnauthorizedError();
-      return whenReady(findByKeyHash(sha256Hex(apiKey)), (integration) => principalOf(integration, toggle));
-    } catch (err) {
-      return Promise.reject(err);
-    }
+  return async (apiKey, toggle) => {
+    if (apiKey === undefined || !isWellFormedApiKey(apiKey)) throw new UnauthorizedError();
+    return principalOf(await integrations.findActiveByKeyHash(sha256Hex(apiKey)), toggle);
   };
 };

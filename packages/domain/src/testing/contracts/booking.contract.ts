@@ -273,18 +273,18 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       const f = await setup();
       const a = await create(f, newAppointment(f));
       const order: string[] = [];
-      await Promise.all(
-        ['first', 'second'].map((name, i) =>
-          sleep(i * 5).then(() =>
-            f.uow.run(async (tx) => {
-              await tx.appointments.findForUpdate(f.garageId, a.id);
-              order.push(`${name} in`);
-              await sleep(20);
-              order.push(`${name} out`);
-            }),
-          ),
-        ),
-      );
+      // The second transaction starts once the first holds the row, however long the first took to get there.
+      let firstHolds = () => {};
+      const held = new Promise<void>((resolve) => (firstHolds = resolve));
+      const change = (name: string, holding: () => void) =>
+        f.uow.run(async (tx) => {
+          await tx.appointments.findForUpdate(f.garageId, a.id);
+          order.push(`${name} in`);
+          holding();
+          await sleep(20);
+          order.push(`${name} out`);
+        });
+      await Promise.all([change('first', firstHolds), held.then(() => change('second', () => {}))]);
       assert.deepEqual(order, ['first in', 'first out', 'second in', 'second out']);
     },
   },

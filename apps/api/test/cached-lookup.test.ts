@@ -1,5 +1,6 @@
 import t from 'tap';
-import { cacheKeyLookup, isPromise, testClock } from './support.js';
+import { testClock } from '@garage/domain/testing';
+import { cachedLookup } from '../src/composition/cached-lookup.js';
 
 const TTL = 5_000;
 
@@ -7,7 +8,7 @@ const TTL = 5_000;
 const world = (options: { maxEntries?: number; maxNegativeEntries?: number } = {}) => {
   const clock = testClock('2026-11-30T08:00:00Z');
   const queries: string[] = [];
-  const lookup = cacheKeyLookup(
+  const lookup = cachedLookup(
     async (key: string) => {
       queries.push(key);
       return key.startsWith('valid-') ? { key } : null;
@@ -61,7 +62,7 @@ t.test('concurrent lookups of one key share one query; a failed lookup is not ca
   const clock = testClock('2026-11-30T08:00:00Z');
   let calls = 0;
   let fail = true;
-  const lookup = cacheKeyLookup(
+  const lookup = cachedLookup(
     async (key: string) => {
       calls += 1;
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -76,14 +77,4 @@ t.test('concurrent lookups of one key share one query; a failed lookup is not ca
   fail = false;
   t.equal(await lookup('k'), 'k', 'the next call queries again');
   t.equal(calls, 2);
-});
-
-t.test('a cached answer is returned as it is, not in a promise; a miss is looked up in one', async (t) => {
-  const { lookup } = world();
-  const first = lookup('valid-x');
-  t.ok(isPromise(first), 'the first lookup waits for the query');
-  t.same(await first, { key: 'valid-x' });
-  t.same(lookup('valid-x'), { key: 'valid-x' }, 'the hit is the value itself');
-  await lookup('unknown');
-  t.equal(lookup('unknown'), null, 'a cached miss too');
 });
