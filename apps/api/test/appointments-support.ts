@@ -50,7 +50,7 @@ export const createBookingGarage = async (
   const slug = `booking-${garageCount}`;
   const garage = await admin.createGarage({ slug, name: `Garage ${slug}`, ...settings });
   const integration = async (name: string, sync: ('appointments' | 'catalog')[], webhookUrl: string | null) => {
-    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl });
+    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl, apiVersion: FIRST_VERSION });
     return { id: created.integration.id, key: created.apiKey };
   };
   const shop = await integration('shop', ['appointments'], 'http://127.0.0.1:9/hooks/shop');

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from '@garage/testkit/postgres'
 import type { Test } from 'tap';
 import { buildApp, loadConfig, type App } from '../src/index.js';
 import { adminFor } from './admin.js';
-import { makeConformanceCheck } from './openapi-conformance.js';
+import { makeVersionedConformanceCheck } from './openapi-conformance.js';
 
 export const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
@@ -55,7 +55,7 @@ export interface Built {
  * A fresh database and an app on it, closed and dropped when the test ends. The app is not ready yet, so a test
  * may still add routes of its own; `inject` readies it. Fails (never skips) without TEST_DATABASE_URL.
  */
-let conformance: ReturnType<typeof makeConformanceCheck> | null = null;
+let conformance: ReturnType<typeof makeVersionedConformanceCheck> | null = null;
 
 /**
  * Every response of `app.inject(options)` is checked against the committed OpenAPI document (CONTRACT.md §7): a
@@ -63,7 +63,7 @@ let conformance: ReturnType<typeof makeConformanceCheck> | null = null;
  * callback forms of inject are left as they are.
  */
 export const checkResponsesAgainstDocument = (app: App): void => {
-  conformance ??= makeConformanceCheck();
+  conformance ??= makeVersionedConformanceCheck();
   const check = conformance;
   const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
   Object.assign(app, {
@@ -138,7 +138,8 @@ export interface SeededGarage {
 export const seedGarage = async (admin: AdminUseCases, slug = 'acme'): Promise<SeededGarage> => {
   await admin.createGarage({ slug, name: `Garage ${slug}` });
   const integration = async (name: string, sync: SyncToggle[]) => {
-    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl: null });
+    // Pinned to the first version: the tests written against it assert its shapes (CONTRACT.md §8).
+    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl: null, apiVersion: FIRST_VERSION });
     return { key: created.apiKey, id: created.integration.id };
   };
   const all = await integration('all', ['appointments', 'catalog', 'stock']);
@@ -165,6 +166,10 @@ export const seedGarage = async (admin: AdminUseCases, slug = 'acme'): Promise<S
     vehicleIds: vehicles.ids,
   };
 };
+
+/** The first API version, whose shapes most tests assert; `LATEST_VERSION` is the newest. */
+export const FIRST_VERSION = '2026-11-21';
+export const LATEST_VERSION = '2026-11-26';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** RFC 3339 with an offset (Z or ±hh:mm). */

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_KEY_REUSED',
   'APPOINTMENT_NOT_CHANGEABLE',
   'WEBHOOK_NOT_CONFIGURED',
+  'VERSION_UNSUPPORTED',
   'METHOD_NOT_ALLOWED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
@@ -39,6 +40,13 @@ export class DomainError extends Error {
   ) {
     super(message);
     this.name = new.target.name;
+  }
+}
+
+/** A `Garage-Version` naming no supported version; `details` list the supported ones (CONTRACT.md §8). */
+export class VersionUnsupportedError extends DomainError {
+  constructor(message: string, details: ErrorDetail[]) {
+    super('VERSION_UNSUPPORTED', message, details);
   }
 }
 

@@ -34,7 +34,7 @@ t.test('a garageSlug no garage could have is refused with 400 before any lookup'
 
 t.test('a well-formed slug is looked up: known gives the garage, unknown 404', async (t) => {
   const { resolve, lookups } = resolver();
-  t.equal(await resolve({ apiKey: undefined, garageSlug: 'acme' }), GARAGE.id);
+  t.same(await resolve({ apiKey: undefined, garageSlug: 'acme' }), { garageId: GARAGE.id, principal: null });
   await t.rejects(refusal(resolve({ apiKey: undefined, garageSlug: `${'a'.repeat(61)}-b` })), { code: 'NOT_FOUND' });
   t.same(lookups.length, 2);
 });
@@ -46,7 +46,7 @@ t.test('a slug lookup that answers at once (cached) gives the garage at once; an
   });
   const id = resolve({ apiKey: undefined, garageSlug: 'acme' });
   t.notOk(isPromise(id), 'no promise');
-  t.equal(id, GARAGE.id);
+  t.same(id, { garageId: GARAGE.id, principal: null });
   await t.rejects(refusal(resolve({ apiKey: undefined, garageSlug: 'other' })), { code: 'NOT_FOUND' });
   await t.rejects(refusal(resolve({ apiKey: undefined, garageSlug: undefined })), { code: 'UNAUTHORIZED' });
 });

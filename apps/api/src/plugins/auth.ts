@@ -75,8 +75,9 @@ export default fp(
       awaitableHook((request, reply) => {
         const apiKey = readApiKey(request, reply);
         const resolve = () => app.useCases.resolveFleetGarage({ apiKey, garageSlug: queryParam(request, 'garageSlug') });
-        return whenReady(apiKey === undefined ? resolve() : throttled(request, reply, resolve), (garageId) => {
-          request.garageId = garageId;
+        return whenReady(apiKey === undefined ? resolve() : throttled(request, reply, resolve), (access) => {
+          request.garageId = access.garageId;
+          request.principal = access.principal;
         });
       }),
     );

@@ -18,6 +18,7 @@ export {
   UnavailableError,
   WebhookNotConfiguredError,
   ValidationError,
+  VersionUnsupportedError,
   type ErrorCode,
   type ErrorDetail,
 } from '../errors.js';

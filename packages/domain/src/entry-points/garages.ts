@@ -14,4 +14,4 @@ export { isSlug, SLUG, SLUG_MAX_LENGTH } from '../services/validate.js';
 export type { GarageRepository, NewGarage } from '../ports/garage-repository.port.js';
 export { makeCreateGarage, type CreateGarageCommand } from '../use-cases/create-garage.js';
 export { makeCloseGarage } from '../use-cases/close-garage.js';
-export { makeResolveFleetGarage } from '../use-cases/resolve-fleet-garage.js';
+export { makeResolveFleetGarage, type FleetAccess } from '../use-cases/resolve-fleet-garage.js';

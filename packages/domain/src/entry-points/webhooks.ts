@@ -3,7 +3,7 @@ export { audienceOf, WEBHOOK_EVENT_TYPES, type Outbox, type OutboxEvent, type We
 export { signWebhook, signWithEach } from '../webhooks/signature.js';
 export { signedWebhookRequest, signingSecrets, WEBHOOK_TIMEOUT_MS } from '../webhooks/signed-request.js';
 export { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, retryDelay, type RetrySchedule } from '../webhooks/retry-schedule.js';
-export { webhookBody, type WebhookEvent } from '../webhooks/webhook-event.js';
+export { webhookBody, type RenderWebhookBody, type WebhookEvent } from '../webhooks/webhook-event.js';
 export type { WebhookRequest, WebhookResponse, WebhookSender } from '../webhooks/webhook-sender.port.js';
 export {
   DELIVERY_STATUSES,

@@ -5,6 +5,8 @@ export interface NewIntegration {
   name: string;
   sync: SyncToggles;
   webhookUrl: string | null;
+  /** Absent: the first API version, which integrations made before versions existed are pinned to. */
+  apiVersion?: string;
   apiKeyHash: string;
   webhookSecret: EncryptedSecret;
 }
@@ -15,6 +17,8 @@ export interface IntegrationChanges {
   sync?: SyncToggles;
   /** A new URL also moves the pending deliveries to it; null cancels them (CONTRACT.md §5). */
   webhookUrl?: string | null;
+  /** Takes effect for deliveries already queued too: they are rendered when sent. */
+  apiVersion?: string;
 }
 
 /** The webhook secrets deliveries are signed with: the current one, and the one replaced while its overlap lasts. */

@@ -37,7 +37,7 @@ export const makeAuthenticate = ({
       touched.set(integration.id, now);
       integrations.touchLastUsed(integration.id, new Date(now)).catch(onTouchError);
     }
-    return { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync };
+    return { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion };
   };
   return (apiKey, toggle) => {
     try {

@@ -12,6 +12,8 @@ export interface CreateIntegrationCommand {
   name: string;
   sync: SyncToggle[];
   webhookUrl: string | null;
+  /** The API version to pin; the caller (CLI) checks it is supported. Absent: the first version. */
+  apiVersion?: string;
 }
 
 /** The only moment the key and the webhook secret exist in clear: they are returned once, never stored. */
@@ -60,6 +62,7 @@ export const makeCreateIntegration =
       name: cmd.name,
       sync: togglesOf(cmd.sync),
       webhookUrl: cmd.webhookUrl,
+      ...(cmd.apiVersion === undefined ? {} : { apiVersion: cmd.apiVersion }),
       apiKeyHash: sha256Hex(apiKey),
       webhookSecret: secretBox.encrypt(webhookSecret),
     });
@@ -126,6 +129,8 @@ export interface UpdateIntegrationCommand {
   name?: string;
   sync?: SyncToggle[];
   webhookUrl?: string | null;
+  /** A supported API version (checked by the caller): the pin moves up or down. */
+  apiVersion?: string;
 }
 
 /** `integration update`: name, toggles, webhook URL set or removed; what is not given stays as it is. */
@@ -140,6 +145,7 @@ export const makeUpdateIntegration =
       ...(cmd.name === undefined ? {} : { name: cmd.name }),
       ...(cmd.sync === undefined ? {} : { sync: togglesOf(cmd.sync) }),
       ...(cmd.webhookUrl === undefined ? {} : { webhookUrl: cmd.webhookUrl }),
+      ...(cmd.apiVersion === undefined ? {} : { apiVersion: cmd.apiVersion }),
     };
     const updated = await integrations.update(id, changes);
     if (!updated) throw new NotFoundError(`Integration ${id} not found or revoked`);

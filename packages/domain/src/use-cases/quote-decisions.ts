@@ -15,21 +15,21 @@ const findByToken = async (quotes: QuoteReader, token: string): Promise<Quote> =
   return quote;
 };
 
+const publicQuote = (quote: Quote, now: Date): PublicQuote => ({
+  number: quote.number,
+  status: publicQuoteStatus(quote, now),
+  customerName: quote.customerName,
+  lines: quote.lines,
+  totalCents: quote.totalCents,
+  currency: quote.currency,
+  expiresAt: quote.expiresAt,
+  decidedAt: quote.decidedAt,
+});
+
 export const makeGetQuote =
   ({ quotes, clock }: { quotes: QuoteReader; clock: Clock }) =>
-  async (token: string): Promise<PublicQuote> => {
-    const quote = await findByToken(quotes, token);
-    return {
-      number: quote.number,
-      status: publicQuoteStatus(quote, clock.now()),
-      customerName: quote.customerName,
-      lines: quote.lines,
-      totalCents: quote.totalCents,
-      currency: quote.currency,
-      expiresAt: quote.expiresAt,
-      decidedAt: quote.decidedAt,
-    };
-  };
+  async (token: string): Promise<PublicQuote> =>
+    publicQuote(await findByToken(quotes, token), clock.now());
 
 /** The limits of a decision's optional fields, exported so that the HTTP schema states the same numbers. */
 export const QUOTE_DECISION_LIMITS = { signerName: 120, comment: 2000, reason: 2000 } as const;
@@ -48,7 +48,7 @@ const refusal = (quote: Quote, now: Date) =>
  */
 export const makeDecideQuote =
   ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (token: string, cmd: QuoteDecisionCommand): Promise<{ status: 'accepted' | 'refused' }> => {
+  async (token: string, cmd: QuoteDecisionCommand): Promise<PublicQuote> => {
     const check = new Checker();
     if (cmd.decision === 'accept') {
       check.string('/signerName', cmd.signerName, { optional: true, max: QUOTE_DECISION_LIMITS.signerName });
@@ -89,6 +89,6 @@ export const makeDecideQuote =
             : { reason: cmd.reason ?? null }),
         },
       });
-      return { status };
+      return publicQuote({ ...quote, status, decidedAt: now }, now);
     });
   };

@@ -1,5 +1,6 @@
 import { NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { Garage } from '../entities/garage.js';
+import type { Principal } from '../entities/integration.js';
 import { whenReady, type Awaitable } from '../services/awaitable.js';
 import { isSlug, SLUG_MAX_LENGTH } from '../services/validate.js';
 import type { Authenticate } from './authenticate.js';
@@ -11,11 +12,17 @@ import type { Authenticate } from './authenticate.js';
  * input, and text the database cannot hold (NUL) must never reach it. Like `authenticate`, it answers at once when the
  * lookups are cached, and refuses with a rejected promise.
  */
+/** The garage a fleet request reads, and the integration whose key it carried (null for a public garageSlug). */
+export interface FleetAccess {
+  garageId: string;
+  principal: Principal | null;
+}
+
 export const makeResolveFleetGarage =
   ({ authenticate, garages }: { authenticate: Authenticate; garages: { findBySlug(slug: string): Awaitable<Garage | null> } }) =>
-  ({ apiKey, garageSlug }: { apiKey: string | undefined; garageSlug: string | undefined }): Awaitable<string> => {
+  ({ apiKey, garageSlug }: { apiKey: string | undefined; garageSlug: string | undefined }): Awaitable<FleetAccess> => {
     try {
-      if (apiKey !== undefined) return whenReady(authenticate(apiKey, null), (principal) => principal.garageId);
+      if (apiKey !== undefined) return whenReady(authenticate(apiKey, null), (principal) => ({ garageId: principal.garageId, principal }));
       if (garageSlug === undefined) throw new UnauthorizedError();
       if (!isSlug(garageSlug)) {
         throw new ValidationError('Invalid query string', [
@@ -24,7 +31,7 @@ export const makeResolveFleetGarage =
       }
       return whenReady(garages.findBySlug(garageSlug), (garage) => {
         if (!garage) throw new NotFoundError('Garage not found');
-        return garage.id;
+        return { garageId: garage.id, principal: null };
       });
     } catch (err) {
       return Promise.reject(err);

@@ -16,6 +16,8 @@ export interface ClaimedDelivery {
   /** The end of this claim's lease; also its fencing token (see `complete`). */
   leaseUntil: Date;
   event: WebhookEvent;
+  /** The integration's API version at claim time: the body is rendered at it (CONTRACT.md §8). */
+  apiVersion: string;
   secret: EncryptedSecret;
   /** The secret replaced by a rotation whose overlap has not ended yet: deliveries carry both signatures. */
   previousSecret: EncryptedSecret | null;

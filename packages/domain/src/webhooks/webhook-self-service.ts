@@ -7,7 +7,7 @@ import type { SecretBox } from '../services/secret-box.js';
 import { fetchPage, type Page, type PageRequest } from '../use-cases/page.js';
 import type { DeliveryQueue, DeliveryStatus } from './delivery-queue.port.js';
 import { signedWebhookRequest, signingSecrets } from './signed-request.js';
-import type { WebhookEvent } from './webhook-event.js';
+import type { RenderWebhookBody, WebhookEvent } from './webhook-event.js';
 import type { DeliverySummary, WebhookFeed } from './webhook-feed.port.js';
 import type { WebhookSender } from './webhook-sender.port.js';
 
@@ -33,11 +33,13 @@ export const makeTestWebhook =
     secrets,
     sender,
     clock,
+    renderBody,
   }: {
     integrations: Pick<IntegrationRepository, 'findById' | 'getWebhookSecrets'>;
     secrets: Pick<SecretBox, 'decrypt'>;
     sender: WebhookSender;
     clock: Clock;
+    renderBody: RenderWebhookBody;
   }) =>
   async (integrationId: string): Promise<WebhookTestResult> => {
     const [integration, stored] = await Promise.all([integrations.findById(integrationId), integrations.getWebhookSecrets(integrationId)]);
@@ -46,7 +48,7 @@ export const makeTestWebhook =
     const sentAt = clock.now();
     const event = { id: randomUUID(), type: WEBHOOK_TEST_EVENT_TYPE, occurredAt: sentAt, data: { integrationId } };
     const plaintexts = signingSecrets(secrets, stored.current, stored.previous);
-    const response = await sender.send(signedWebhookRequest(event, integration.webhookUrl, plaintexts, sentAt));
+    const response = await sender.send(signedWebhookRequest({ id: event.id, body: renderBody(event, integration.apiVersion) }, integration.webhookUrl, plaintexts, sentAt));
     const responseStatus = 'statusCode' in response ? response.statusCode : null;
     return {
       eventId: event.id,
@@ -95,9 +97,12 @@ export const makeListIntegrationEvents =
 
 /** `POST /webhooks/deliveries/:id/retry`: one more attempt now, same `webhook-id`, whatever the delivery's status. */
 export const makeRetryDelivery =
-  ({ queue, clock }: { queue: Pick<DeliveryQueue, 'retryDelivery'>; clock: Clock }) =>
-  async (integrationId: string, deliveryId: string): Promise<void> => {
+  ({ queue, feed, clock }: { queue: Pick<DeliveryQueue, 'retryDelivery'>; feed: Pick<WebhookFeed, 'findDelivery'>; clock: Clock }) =>
+  async (integrationId: string, deliveryId: string): Promise<DeliverySummary> => {
     const result = await queue.retryDelivery(integrationId, deliveryId, clock.now());
     if (result === 'not_found') throw new NotFoundError(`Delivery ${deliveryId} not found`);
     if (result === 'no_url') throw new WebhookNotConfiguredError();
+    const delivery = await feed.findDelivery(integrationId, deliveryId);
+    if (!delivery) throw new NotFoundError(`Delivery ${deliveryId} not found`);
+    return delivery;
   };
