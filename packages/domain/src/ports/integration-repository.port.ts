@@ -36,6 +36,8 @@ export interface IntegrationRepository {
    */
   findActiveByKeyHash(apiKeyHash: string): Promise<Integration | null>;
   listByGarage(garageId: string): Promise<Integration[]>;
+  /** How many integrations that are not revoked are pinned to each API version (versions without any are absent). */
+  countByApiVersion(): Promise<Record<string, number>>;
   /**
    * Null when no such integration exists. Revoking twice keeps the first revocation time. Its pending deliveries end
    * as `cancelled` in the same statement.

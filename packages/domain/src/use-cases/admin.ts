@@ -47,6 +47,8 @@ export const makeAdminUseCases = ({ repos, uow, secretBox, clock, deliveries }: 
     rotateKey: makeRotateKey({ integrations, clock }),
     rotateWebhookSecret: makeRotateWebhookSecret({ integrations, secretBox, clock }),
     updateIntegration: makeUpdateIntegration({ integrations }),
+    /** `versions`: how many live integrations each API version still serves. */
+    countIntegrationsByApiVersion: () => integrations.countByApiVersion(),
     importProducts,
     importStock,
     importVehicles,

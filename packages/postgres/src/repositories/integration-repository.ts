@@ -90,6 +90,16 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
       return rows.map(toIntegration);
     },
 
+    async countByApiVersion() {
+      const rows = await db
+        .selectFrom('integrations')
+        .select(['api_version', (eb) => eb.fn.countAll<string>().as('count')])
+        .where('revoked_at', 'is', null)
+        .groupBy('api_version')
+        .execute();
+      return Object.fromEntries(rows.map((row) => [row.api_version, Number(row.count)]));
+    },
+
     async revoke(id, at) {
       if (!isUuid(id)) return null;
       // One statement: the revocation and the end of its pending deliveries commit together.
