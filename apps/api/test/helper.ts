@@ -9,7 +9,7 @@ import {
 } from '@garage/domain';
 import { createTestDatabase, type TestDatabase } from '@garage/testkit/postgres';
 import type { Test } from 'tap';
-import { buildApp, loadConfig, type App } from '../src/index.js';
+import { buildApp, loadConfig, type App, type AppOverrides } from '../src/index.js';
 import { adminFor } from './admin.js';
 import { makeVersionedConformanceCheck } from './openapi-conformance.js';
 
@@ -43,6 +43,8 @@ export interface BuildOptions {
   /** Point the app at another server (e.g. a proxy in front of Postgres) for the same database. */
   databaseUrl?: (url: string) => string;
   env?: Record<string, string>;
+  /** Another set of API versions (a deprecated one, say). */
+  apiVersions?: AppOverrides['apiVersions'];
 }
 
 export interface Built {
@@ -92,6 +94,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     keyCacheTtlMs: options.keyCacheTtlMs,
     idempotencyPurgeIntervalMs: options.idempotencyPurgeIntervalMs,
     listVersionShareMs: options.listVersionShareMs ?? 0,
+    apiVersions: options.apiVersions,
   });
   t.teardown(async () => {
     await app.close();

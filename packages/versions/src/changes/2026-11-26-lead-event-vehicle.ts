@@ -27,7 +27,11 @@ export const leadEventVehicle: VersionChange = {
   events: {
     'lead.created': {
       schema: LeadEvent,
-      toPrevious: ({ id, vehicle, ...rest }) => ({ id, vehicleId: (vehicle as Json).id, vehicleReference: (vehicle as Json).reference, ...rest }),
+      // Data without `vehicle` was not written in the newer shape: it passes unchanged.
+      toPrevious: ({ id, vehicle, ...rest }) =>
+        typeof vehicle === 'object' && vehicle !== null
+          ? { id, vehicleId: (vehicle as Json).id, vehicleReference: (vehicle as Json).reference, ...rest }
+          : { id, ...rest },
     },
   },
 };

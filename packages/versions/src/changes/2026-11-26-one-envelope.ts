@@ -14,11 +14,17 @@ const AppointmentCancelled = Type.Object(
   { additionalProperties: false, title: 'AppointmentCancelled' },
 );
 
-const dataOf = (body: Json): Json => body.data as Json;
-const ok = (): PreviousShape['toPrevious'] => () => ({ ok: true });
+/**
+ * From the envelope to what was there before. A body without the envelope was stored before this change (an
+ * idempotent response kept up to 24 hours) and is already in the previous shape: it passes unchanged.
+ */
+const fromEnvelope =
+  (previous: (data: Json) => Json): PreviousShape['toPrevious'] =>
+  (body) =>
+    typeof body.data === 'object' && body.data !== null ? previous(body.data as Json) : body;
 const decided = (status: 'accepted' | 'refused'): PreviousShape => ({
   schema: Decided(status),
-  toPrevious: (body) => ({ ok: true, status: dataOf(body).status }),
+  toPrevious: fromEnvelope((quote) => ({ ok: true, status: quote.status })),
 });
 
 /**
@@ -34,14 +40,14 @@ export const oneEnvelope: VersionChange = {
     '202 `{"data": delivery}` (each was `{"ok": true, ...}`).',
   responses: {
     'POST /api/public/appointments': {
-      201: { schema: AppointmentBooked, toPrevious: (body) => ({ success: true, appointmentId: dataOf(body).id }) },
+      201: { schema: AppointmentBooked, toPrevious: fromEnvelope((appointment) => ({ success: true, appointmentId: appointment.id })) },
     },
     'POST /api/public/appointments/:appointmentId/cancel': {
-      200: { schema: AppointmentCancelled, toPrevious: () => ({ ok: true, status: 'cancelled' }) },
+      200: { schema: AppointmentCancelled, toPrevious: fromEnvelope(() => ({ ok: true, status: 'cancelled' })) },
     },
-    'POST /api/public/fleet/lead': { 201: { schema: Ok, toPrevious: ok() } },
+    'POST /api/public/fleet/lead': { 201: { schema: Ok, toPrevious: fromEnvelope(() => ({ ok: true })) } },
     'POST /api/public/quotes/:token/accept': { 200: decided('accepted') },
     'POST /api/public/quotes/:token/refuse': { 200: decided('refused') },
-    'POST /api/public/webhooks/deliveries/:deliveryId/retry': { 202: { schema: Ok, toPrevious: ok() } },
+    'POST /api/public/webhooks/deliveries/:deliveryId/retry': { 202: { schema: Ok, toPrevious: fromEnvelope(() => ({ ok: true })) } },
   },
 };
