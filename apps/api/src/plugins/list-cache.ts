@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { runThenDone } from '../http/awaitable-hook.js';
 import { matches, sendNotModified } from './http-conventions.js';
+import { versionOf as apiVersionOf } from './api-versions.js';
 
 /**
  * The longest a cached page is trusted without being read again. The version probe sees every ordinary write at once;
@@ -170,7 +171,8 @@ export default fp(
     const answerOrRead = (list: ListName) => (request: FastifyRequest, reply: FastifyReply): Awaitable<void> => {
       const garageId = request.garageId;
       if (garageId === null) return;
-      const key = keyOf(list, garageId, request.url, request.query);
+      // Per API version too: a version change may render the same page differently.
+      const key = `${apiVersionOf(request)} ${keyOf(list, garageId, request.url, request.query)}`;
       return whenReady(versionOf[list](garageId), (version) => answerAt(request, reply, key, version));
     };
     const answerAt = (request: FastifyRequest, reply: FastifyReply, key: string, version: string): Awaitable<void> => {
@@ -255,5 +257,5 @@ export default fp(
       done();
     });
   },
-  { name: 'list-cache', dependencies: ['http-conventions', 'use-cases'] },
+  { name: 'list-cache', dependencies: ['http-conventions', 'use-cases', 'api-versions'] },
 );
