@@ -48,6 +48,8 @@ export const makeAdminUseCases = (db: Db, encryptionKeys: EncryptionKey[], clock
     rotateKey: makeRotateKey({ integrations, clock }),
     rotateWebhookSecret: makeRotateWebhookSecret({ integrations, secretBox, clock }),
     updateIntegration: makeUpdateIntegration({ integrations }),
+    /** `versions`: how many live integrations each API version still serves. */
+    countIntegrationsByApiVersion: () => integrations.countByApiVersion(),
     importProducts,
     importStock,
     importVehicles,

@@ -52,7 +52,7 @@ export { isSlug, SLUG, SLUG_MAX_LENGTH } from './shared/validation.js';
 export type { GarageRepository, NewGarage } from './garages/garage-repository.port.js';
 export { makeCreateGarage, type CreateGarageCommand } from './garages/create-garage.js';
 export { makeCloseGarage } from './garages/close-garage.js';
-export { makeResolveFleetGarage } from './fleet/resolve-fleet-garage.js';
+export { makeResolveFleetGarage, type FleetAccess } from './fleet/resolve-fleet-garage.js';
 /** Integrations: API keys, sync toggles, authentication, and the operator's management of them. */
 export type { EncryptedSecret, Integration, Principal, SyncToggle, SyncToggles } from './integrations/integration.js';
 export type { IntegrationChanges, IntegrationRepository, NewIntegration, WebhookSecrets } from './integrations/integration-repository.port.js';
@@ -167,7 +167,7 @@ export { audienceOf, WEBHOOK_EVENT_TYPES, type Outbox, type OutboxEvent, type We
 export { signWebhook, signWithEach } from './webhooks/signature.js';
 export { signedWebhookRequest, signingSecrets, WEBHOOK_TIMEOUT_MS } from './webhooks/signed-request.js';
 export { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, retryDelay, type RetrySchedule } from './webhooks/retry-schedule.js';
-export { webhookBody, type WebhookEvent } from './webhooks/webhook-event.js';
+export { webhookBody, type RenderWebhookBody, type WebhookEvent } from './webhooks/webhook-event.js';
 export type { WebhookRequest, WebhookResponse, WebhookSender } from './webhooks/webhook-sender.port.js';
 export {
   DELIVERY_STATUSES,

@@ -11,6 +11,7 @@ const shop = (): Integration => ({
   revokedAt: null,
   lastUsedAt: null,
   createdAt: new Date('2026-01-01T00:00:00Z'),
+  apiVersion: '2026-11-21',
 });
 
 // `lastUsedAt` (shown by `integration list`, CONTRACT.md §6, admin CLI) follows use, but a read never writes more than once a

@@ -1,3 +1,4 @@
+import { renderWebhookBody } from '@garage/versions';
 import {
   deriveSubkey,
   makeAuthenticate,
@@ -102,10 +103,11 @@ const makeApiUseCases = (
       secrets: makeSecretBox(storage.encryptionKeys),
       sender: makeHttpSender(),
       clock,
+      renderBody: renderWebhookBody,
     }),
     listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
-    retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), clock }),
+    retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), feed: makeWebhookFeed(db), clock }),
     // The error handler's own mapping decides which thrown errors become stored responses.
     runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError, isFinal: isFinalResponse }),
   };

@@ -32,6 +32,8 @@ export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: 
         'content-type: application/json; charset=utf-8\r\n' +
         `content-length: ${Buffer.byteLength(payload)}\r\n` +
         `x-request-id: ${requestId}\r\n` +
+        // No request was read, so none chose a version: the one a request without a key is served at.
+        `garage-version: ${this.apiVersions.oldest}\r\n` +
         'connection: close\r\n\r\n' +
         payload,
     );

@@ -66,7 +66,9 @@ export default fp(
     const fleetAccess: onRequestHookHandler = async (request, reply) => {
       const apiKey = readApiKey(request, reply);
       const resolve = async () => app.useCases.resolveFleetGarage({ apiKey, garageSlug: queryParam(request, 'garageSlug') });
-      request.garageId = await (apiKey === undefined ? resolve() : throttled(request, reply, resolve));
+      const access = await (apiKey === undefined ? resolve() : throttled(request, reply, resolve));
+      request.garageId = access.garageId;
+      request.principal = access.principal;
     };
     app.decorate('fleetAccess', fleetAccess);
   },

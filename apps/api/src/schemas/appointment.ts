@@ -134,11 +134,6 @@ export const CancelAppointmentBody = Type.Object(
   { additionalProperties: false, title: 'CancelAppointment', description: 'Optional; the body may be omitted' },
 );
 
-export const AppointmentCancelled = Type.Object(
-  { ok: Type.Literal(true), status: Type.Literal('cancelled') },
-  { additionalProperties: false, title: 'AppointmentCancelled' },
-);
-
 export const RescheduleAppointmentBody = Type.Object(
   {
     startsAt: StartsAt,
@@ -151,11 +146,6 @@ export const RescheduleAppointmentBody = Type.Object(
     ),
   },
   { additionalProperties: false, title: 'RescheduleAppointment' },
-);
-
-export const AppointmentBooked = Type.Object(
-  { success: Type.Literal(true), appointmentId: Uuid() },
-  { additionalProperties: false, title: 'AppointmentBooked' },
 );
 
 

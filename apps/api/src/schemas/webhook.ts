@@ -38,6 +38,7 @@ export const Event = Type.Object(
     id: Uuid({ description: 'Equal to the `webhook-id` of its deliveries' }),
     type: EventType,
     timestamp: DateTime({ description: 'When the change happened: the `timestamp` of the webhook body' }),
+    apiVersion: Type.String({ description: 'The API version `data` is rendered at: the version this request is served at' }),
     data: Type.Record(Type.String(), Type.Unknown(), { description: 'The `data` of the webhook body' }),
   },
   { additionalProperties: false, title: 'Event' },

@@ -537,20 +537,6 @@ export interface components {
             cancelledAt: string | null;
             cancellationReason: string | null;
         };
-        /** AppointmentBooked */
-        AppointmentBooked: {
-            /** @enum {boolean} */
-            success: true;
-            /** Format: uuid */
-            appointmentId: string;
-        };
-        /** AppointmentCancelled */
-        AppointmentCancelled: {
-            /** @enum {boolean} */
-            ok: true;
-            /** @enum {string} */
-            status: "cancelled";
-        };
         /** BookAppointment */
         BookAppointment: {
             /**
@@ -621,7 +607,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {unknown}
              */
-            code: "VALIDATION_FAILED" | "INVALID_REFERENCE" | "UNAUTHORIZED" | "NOT_FOUND" | "DUPLICATE" | "SLOT_FULL" | "DATES_UNAVAILABLE" | "QUOTE_ALREADY_PROCESSED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "APPOINTMENT_NOT_CHANGEABLE" | "WEBHOOK_NOT_CONFIGURED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "INVALID_REFERENCE" | "UNAUTHORIZED" | "NOT_FOUND" | "DUPLICATE" | "SLOT_FULL" | "DATES_UNAVAILABLE" | "QUOTE_ALREADY_PROCESSED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "APPOINTMENT_NOT_CHANGEABLE" | "WEBHOOK_NOT_CONFIGURED" | "VERSION_UNSUPPORTED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE";
             details?: {
                 /** @description JSON pointer to the offending field, e.g. /customer/email or /limit */
                 path: string;
@@ -645,6 +631,8 @@ export interface components {
              * @description When the change happened: the `timestamp` of the webhook body
              */
             timestamp: string;
+            /** @description The API version `data` is rendered at: the version this request is served at */
+            apiVersion: string;
             /** @description The `data` of the webhook body */
             data: {
                 [key: string]: unknown;
@@ -673,9 +661,15 @@ export interface components {
         LeadEvent: {
             /** Format: uuid */
             id: string;
-            /** Format: uuid */
-            vehicleId: string;
-            vehicleReference: string;
+            /** @description The vehicle the lead is about */
+            vehicle: {
+                /** Format: uuid */
+                id: string;
+                reference: string;
+                make: string;
+                model: string;
+                year: number;
+            };
             name: string;
             email: string | null;
             phone: string | null;
@@ -797,6 +791,18 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** SubmittedLead */
+        SubmittedLead: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The vehicle the lead is about
+             */
+            vehicleId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
         /** Vehicle */
         Vehicle: {
             /** Format: uuid */
@@ -877,6 +883,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -888,15 +896,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -913,30 +923,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -949,11 +963,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -968,11 +984,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -985,6 +1003,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -995,9 +1015,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1010,11 +1030,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1027,11 +1049,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1060,6 +1084,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -1071,15 +1097,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1096,30 +1124,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1132,11 +1164,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1151,11 +1185,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1168,6 +1204,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -1178,9 +1216,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1193,11 +1231,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1210,11 +1250,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1256,6 +1298,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -1267,15 +1311,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1292,30 +1338,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1328,11 +1378,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1347,11 +1399,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1364,6 +1418,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -1374,9 +1430,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1389,11 +1445,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1406,11 +1464,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1428,6 +1488,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -1443,32 +1505,38 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AppointmentBooked"];
+                    "application/json": {
+                        data: components["schemas"]["Appointment"];
+                    };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1481,13 +1549,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1502,13 +1572,15 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1521,13 +1593,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1540,13 +1614,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1559,13 +1635,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1578,13 +1656,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1597,6 +1677,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -1609,9 +1691,9 @@ export interface operations {
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1624,13 +1706,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1643,13 +1727,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1680,6 +1766,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -1691,15 +1779,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1714,30 +1804,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1750,11 +1844,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1769,11 +1865,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1786,6 +1884,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -1796,9 +1896,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1811,11 +1911,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1828,11 +1930,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1850,6 +1954,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 appointmentId: string;
@@ -1863,15 +1969,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1886,30 +1994,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1922,11 +2034,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1939,11 +2053,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1958,11 +2074,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1975,6 +2093,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -1985,9 +2105,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2000,11 +2120,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2017,11 +2139,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2039,6 +2163,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 appointmentId: string;
@@ -2057,32 +2183,38 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AppointmentCancelled"];
+                    "application/json": {
+                        data: components["schemas"]["Appointment"];
+                    };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2095,13 +2227,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2114,13 +2248,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2135,13 +2271,15 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2154,13 +2292,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2173,13 +2313,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2192,13 +2334,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2211,13 +2355,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2230,6 +2376,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -2242,9 +2390,9 @@ export interface operations {
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2257,13 +2405,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2276,13 +2426,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2300,6 +2452,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 appointmentId: string;
@@ -2317,13 +2471,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2333,18 +2489,20 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2357,13 +2515,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2376,13 +2536,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2397,13 +2559,15 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2416,13 +2580,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2435,13 +2601,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2454,13 +2622,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2473,13 +2643,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2492,6 +2664,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -2504,9 +2678,9 @@ export interface operations {
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2519,13 +2693,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2538,13 +2714,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2560,6 +2738,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -2571,6 +2751,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2579,9 +2761,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2591,11 +2773,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2604,9 +2788,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2619,6 +2803,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2627,9 +2813,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2644,6 +2830,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2652,9 +2840,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2667,6 +2855,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2675,9 +2865,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2690,6 +2880,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2698,9 +2890,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2713,6 +2905,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2721,9 +2915,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2736,6 +2930,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -2746,9 +2942,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2761,6 +2957,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2769,9 +2967,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2784,6 +2982,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2792,9 +2992,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2818,6 +3018,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -2829,11 +3031,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2845,16 +3049,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2867,11 +3073,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2886,11 +3094,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2903,6 +3113,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -2913,9 +3125,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2928,11 +3140,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2945,11 +3159,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2965,6 +3181,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 deliveryId: string;
@@ -2978,31 +3196,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
+                        data: components["schemas"]["Delivery"];
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3015,11 +3236,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3032,11 +3255,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3051,11 +3276,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3068,11 +3295,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3085,11 +3314,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3102,11 +3333,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3119,6 +3352,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -3129,9 +3364,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3144,11 +3379,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3161,11 +3398,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3190,6 +3429,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -3201,11 +3442,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3217,16 +3460,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3239,11 +3484,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3258,11 +3505,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3275,6 +3524,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -3285,9 +3536,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3300,11 +3551,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3317,11 +3570,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3354,6 +3609,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -3365,15 +3622,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3390,30 +3649,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3426,11 +3689,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3443,11 +3708,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3462,11 +3729,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3479,6 +3748,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -3489,9 +3760,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3504,11 +3775,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3521,11 +3794,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3546,6 +3821,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 vehicleId: string;
@@ -3559,15 +3836,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3582,30 +3861,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3618,11 +3901,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3635,11 +3920,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3654,11 +3941,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3671,6 +3960,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -3681,9 +3972,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3696,11 +3987,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3713,11 +4006,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3735,6 +4030,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -3750,6 +4047,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3762,16 +4061,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
+                        data: components["schemas"]["SubmittedLead"];
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3791,6 +4091,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3812,6 +4114,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3831,6 +4135,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3850,6 +4156,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3869,6 +4177,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3888,6 +4198,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3907,6 +4219,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -3928,6 +4242,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3947,6 +4263,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3971,6 +4289,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 /** @description The token of the quote link; an unknown token gives 404 */
@@ -3985,6 +4305,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
@@ -4002,6 +4324,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
@@ -4010,11 +4334,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4026,6 +4352,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4039,6 +4367,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4050,6 +4380,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4061,6 +4393,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4077,6 +4411,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 /** @description The token of the quote link; an unknown token gives 404 */
@@ -4099,6 +4435,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4111,18 +4449,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @enum {string} */
-                        status: "accepted";
+                        data: components["schemas"]["Quote"];
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4142,6 +4479,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4163,6 +4502,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4182,6 +4523,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4201,6 +4544,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4220,6 +4565,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4239,6 +4586,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4258,6 +4607,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -4279,6 +4630,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4298,6 +4651,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4322,6 +4677,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 /** @description The token of the quote link; an unknown token gives 404 */
@@ -4343,6 +4700,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4355,18 +4714,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @enum {string} */
-                        status: "refused";
+                        data: components["schemas"]["Quote"];
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4386,6 +4744,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4407,6 +4767,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4426,6 +4788,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4445,6 +4809,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4464,6 +4830,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4483,6 +4851,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4502,6 +4872,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -4523,6 +4895,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4542,6 +4916,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4582,6 +4958,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -4620,6 +5001,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -4658,6 +5044,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -4696,6 +5087,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -4734,6 +5130,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["QuoteDecisionEvent"];
                 };
             };
@@ -4772,6 +5173,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["QuoteDecisionEvent"];
                 };
             };
@@ -4810,6 +5216,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["LeadEvent"];
                 };
             };
@@ -4848,6 +5259,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["WebhookTestEvent"];
                 };
             };

@@ -11,7 +11,7 @@ import type { UnitOfWork } from '../shared/unit-of-work.port.js';
 import { CONTACT_LIMITS, checkContact } from '../shared/contact.js';
 import { isUuid } from '../shared/ids.js';
 import { Checker, isRecord } from '../shared/validation.js';
-import { appointmentEvent } from './appointment-view.js';
+import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { ensureRoomUnderLock } from './capacity-rule.js';
 import { localDatesAround, makeSlotModel } from './slot-model.js';
 
@@ -94,7 +94,7 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
  */
 export const makeBookAppointment =
   ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (cmd: BookAppointmentCommand): Promise<Appointment> =>
+  async (cmd: BookAppointmentCommand): Promise<AppointmentView> =>
     uow.run(async (tx) => {
       const { garageId, integrationId } = cmd.principal;
       // The garage and the closures of the days around the start, in one read: the start's local date needs the
@@ -145,5 +145,5 @@ export const makeBookAppointment =
         externalRef: cmd.externalRef ?? null,
       });
       await tx.outbox.enqueue(appointmentEvent('appointment.created', appointment, settings.timezone));
-      return appointment;
+      return appointmentView(appointment, settings.timezone);
     });

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.port.js';
 import type { UnitOfWork } from '../shared/unit-of-work.port.js';
 import { Checker } from '../shared/validation.js';
-import { appointmentEvent } from './appointment-view.js';
+import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
 
 export const CANCELLATION_REASON_MAX = 500;
@@ -18,7 +18,7 @@ export interface CancelAppointmentCommand {
  */
 export const makeCancelAppointment =
   ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (cmd: CancelAppointmentCommand): Promise<{ status: 'cancelled' }> => {
+  async (cmd: CancelAppointmentCommand): Promise<AppointmentView> => {
     const check = new Checker();
     check.string('/reason', cmd.reason, { optional: true, min: 0, max: CANCELLATION_REASON_MAX });
     check.throwIfAny('Invalid cancellation');
@@ -31,6 +31,6 @@ export const makeCancelAppointment =
         cancellationReason: cmd.reason ?? null,
       });
       await tx.outbox.enqueue(appointmentEvent('appointment.cancelled', cancelled, garage.booking.timezone));
-      return { status: 'cancelled' as const };
+      return appointmentView(cancelled, garage.booking.timezone);
     });
   };

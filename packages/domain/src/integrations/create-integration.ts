@@ -12,6 +12,8 @@ export interface CreateIntegrationCommand {
   name: string;
   sync: SyncToggle[];
   webhookUrl: string | null;
+  /** The API version to pin; the caller (CLI) checks it is supported. Absent: the first version. */
+  apiVersion?: string;
 }
 
 /** The only moment the key and the webhook secret exist in clear: they are returned once, never stored. */
@@ -45,6 +47,7 @@ export const makeCreateIntegration =
       name: cmd.name,
       sync: togglesOf(cmd.sync),
       webhookUrl: cmd.webhookUrl,
+      ...(cmd.apiVersion === undefined ? {} : { apiVersion: cmd.apiVersion }),
       apiKeyHash: sha256Hex(apiKey),
       webhookSecret: secretBox.encrypt(webhookSecret),
     });

@@ -8,6 +8,8 @@ export interface UpdateIntegrationCommand {
   name?: string;
   sync?: SyncToggle[];
   webhookUrl?: string | null;
+  /** A supported API version (checked by the caller): the pin moves up or down. */
+  apiVersion?: string;
 }
 
 /** `integration update`: name, toggles, webhook URL set or removed; what is not given stays as it is. */
@@ -22,6 +24,7 @@ export const makeUpdateIntegration =
       ...(cmd.name === undefined ? {} : { name: cmd.name }),
       ...(cmd.sync === undefined ? {} : { sync: togglesOf(cmd.sync) }),
       ...(cmd.webhookUrl === undefined ? {} : { webhookUrl: cmd.webhookUrl }),
+      ...(cmd.apiVersion === undefined ? {} : { apiVersion: cmd.apiVersion }),
     };
     const updated = await integrations.update(id, changes);
     if (!updated) throw new NotFoundError(`Integration ${id} not found or revoked`);

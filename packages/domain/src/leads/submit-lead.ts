@@ -49,8 +49,7 @@ export const makeSubmitLead =
         type: 'lead.created',
         data: {
           id: lead.id,
-          vehicleId: lead.vehicleId,
-          vehicleReference: vehicle.reference,
+          vehicle: { id: vehicle.id, reference: vehicle.reference, make: vehicle.make, model: vehicle.model, year: vehicle.year },
           name: lead.name,
           email: lead.email,
           phone: lead.phone,

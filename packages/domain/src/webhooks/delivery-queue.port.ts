@@ -21,6 +21,8 @@ export interface ClaimedDelivery {
    * absent when tracing was off.
    */
   traceParent?: string | null;
+  /** The integration's API version at claim time: the body is rendered at it (CONTRACT.md §8). */
+  apiVersion: string;
   secret: EncryptedSecret;
   /** The secret replaced by a rotation whose overlap has not ended yet: deliveries carry both signatures. */
   previousSecret: EncryptedSecret | null;

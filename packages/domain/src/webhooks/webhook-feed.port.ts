@@ -41,5 +41,7 @@ export interface EventListQuery {
  */
 export interface WebhookFeed {
   listDeliveries(query: DeliveryListQuery): Promise<DeliverySummary[]>;
+  /** One of the integration's deliveries; null for a delivery of another integration. */
+  findDelivery(integrationId: string, deliveryId: string): Promise<DeliverySummary | null>;
   listEvents(query: EventListQuery): Promise<WebhookEvent[]>;
 }
