@@ -1,4 +1,4 @@
-// `pnpm openapi`: writes the OpenAPI documents generated from the route schemas (CONTRACT.md §7), one per supported API
+// `pnpm openapi`: writes the OpenAPI documents generated from the route schemas (docs/reference/contract.md §7), one per supported API
 // version (openapi/<version>.json) and openapi/openapi.json, the latest's.
 // The app is built on a throwaway embedded database: the document depends on the routes only, never on data.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

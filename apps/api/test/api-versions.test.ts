@@ -7,7 +7,7 @@ import t from 'tap';
 import { build, FIRST_VERSION, LATEST_VERSION, seedGarage, UUID } from './helper.js';
 
 /**
- * API versions end to end (CONTRACT.md §8, docs/connectors/versions.md): every endpoint whose shape differs, at
+ * API versions end to end (docs/reference/contract.md §8, docs/connectors/versions.md): every endpoint whose shape differs, at
  * both versions, chosen by the pin or the header; webhooks and the events feed rendered at the receiver's pin when
  * sent or listed; idempotent replays rendered at the replaying request's version; the header on every response.
  */

@@ -55,7 +55,7 @@ export interface Built {
 let conformance: ReturnType<typeof makeVersionedConformanceCheck> | null = null;
 
 /**
- * Every response of `app.inject(options)` is checked against the committed OpenAPI document (CONTRACT.md §7): a
+ * Every response of `app.inject(options)` is checked against the committed OpenAPI document (docs/reference/contract.md §7): a
  * response the document does not describe rejects the call, so the test that received it fails. The chained and
  * callback forms of inject are left as they are.
  */
@@ -136,7 +136,7 @@ export interface SeededGarage {
 export const seedGarage = async (admin: AdminUseCases, slug = 'acme'): Promise<SeededGarage> => {
   await admin.createGarage({ slug, name: `Garage ${slug}` });
   const integration = async (name: string, sync: SyncToggle[]) => {
-    // Pinned to the first version: the tests written against it assert its shapes (CONTRACT.md §8).
+    // Pinned to the first version: the tests written against it assert its shapes (docs/reference/contract.md §8).
     const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl: null, apiVersion: FIRST_VERSION });
     return { key: created.apiKey, id: created.integration.id };
   };

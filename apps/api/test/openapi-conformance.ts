@@ -3,7 +3,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 /**
- * CONTRACT.md §7: every response the test suite receives is checked against the committed document: its status is
+ * docs/reference/contract.md §7: every response the test suite receives is checked against the committed document: its status is
  * declared for the operation, its headers are declared (protocol headers aside), and its body is valid. A response
  * the document does not describe fails the test that received it, so the document cannot drift from the code.
  */
@@ -40,7 +40,7 @@ interface Route {
 export const loadDocument = (version = 'openapi'): Json => JSON.parse(readFileSync(documentUrl(version), 'utf8'));
 
 /**
- * CONTRACT.md §8: each response is checked against the document of the version it was served at, which its
+ * docs/reference/contract.md §8: each response is checked against the document of the version it was served at, which its
  * `Garage-Version` header names; responses outside /api/public carry none and are checked against the latest.
  */
 export const makeVersionedConformanceCheck = () => {

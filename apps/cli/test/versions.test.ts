@@ -6,7 +6,7 @@ const { env, query } = await cliDatabase(t);
 const FIRST = '2026-11-21';
 const LATEST = '2026-11-26';
 
-/** CONTRACT.md §6, §8: pinning integrations to API versions from the CLI. */
+/** docs/reference/contract.md §6, §8: pinning integrations to API versions from the CLI. */
 t.test('create pins to the latest or to --api-version; update moves the pin both ways; list shows it', async (t) => {
   await cliJson(t, ['garage', 'create', '--slug', 'pins', '--name', 'Pins'], env);
   const latest = await cliJson(t, ['integration', 'create', '--garage', 'pins', '--name', 'New connector'], env);

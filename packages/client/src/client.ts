@@ -35,7 +35,7 @@ type Item<O extends Op> = Success<O> extends { data: (infer T)[] } ? T : never;
 const dataOf = <T>(body: { data: T }): T => body.data;
 
 /**
- * The typed client (CONTRACT.md §7): one method per operation, lists as async iterators, every POST idempotent and
+ * The typed client (docs/reference/contract.md §7): one method per operation, lists as async iterators, every POST idempotent and
  * safely retried. `raw` is the generated openapi-fetch client, for anything the methods do not cover.
  */
 export const createClient = (options: ClientOptions) => {

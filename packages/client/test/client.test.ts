@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { API_VERSION, ApiError, createClient, verifyWebhook, type WebhookEvent } from '../src/index.js';
 import { startSeededApi } from './server.js';
 
-/** Every operation of the document, through the client, against the real API process (CONTRACT.md §7). */
+/** Every operation of the document, through the client, against the real API process (docs/reference/contract.md §7). */
 t.test('the client against a real server', async (t) => {
   const server = await startSeededApi(t);
   const api = createClient({ baseUrl: server.url, apiKey: server.apiKey });

@@ -43,7 +43,7 @@ const startFaultyProxy = async (t: Test, target: string) => {
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 
-t.test('retries (CONTRACT.md §7): bounded, with the same Idempotency-Key', async (t) => {
+t.test('retries (docs/reference/contract.md §7): bounded, with the same Idempotency-Key', async (t) => {
   const server = await startSeededApi(t);
   const proxy = await startFaultyProxy(t, server.url);
   const api = createClient({ baseUrl: proxy.url, apiKey: server.apiKey, baseDelayMs: 20 });

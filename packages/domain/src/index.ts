@@ -25,17 +25,17 @@ export {
   ValidationError,
   type ErrorCode,
   type ErrorDetail,
-} from './shared/errors.js';
-export { systemClock, type Clock } from './shared/clock.port.js';
-export type { Repositories, Transaction, UnitOfWork } from './shared/unit-of-work.port.js';
-export type { KeysetPosition, KeysetQuery } from './shared/pagination.js';
-export type { Page, PageRequest } from './shared/page.js';
-export { makeCursorCodec, type CursorCodec } from './shared/cursor.js';
-export type { ListName, ListVersionProbe } from './shared/list-version.port.js';
-export { isUuid, UUID_PATTERN } from './shared/ids.js';
-export { CONTACT_LIMITS } from './shared/contact.js';
-export { deriveSubkey, ENCRYPTION_KEY_BYTES, parseEncryptionKey, type EncryptionKey } from './shared/encryption-key.js';
-export { makeSecretBox, type SecretBox } from './shared/secret-box.js';
+} from './kernel/errors.js';
+export { systemClock, type Clock } from './kernel/clock.port.js';
+export type { Repositories, Transaction, UnitOfWork } from './kernel/unit-of-work.port.js';
+export type { KeysetPosition, KeysetQuery } from './kernel/pagination.js';
+export type { Page, PageRequest } from './kernel/page.js';
+export { makeCursorCodec, type CursorCodec } from './kernel/cursor.js';
+export type { ListName, ListVersionProbe } from './kernel/list-version.port.js';
+export { isUuid, UUID_PATTERN } from './kernel/ids.js';
+export { CONTACT_LIMITS } from './kernel/contact.js';
+export { deriveSubkey, ENCRYPTION_KEY_BYTES, parseEncryptionKey, type EncryptionKey } from './kernel/encryption-key.js';
+export { makeSecretBox, type SecretBox } from './kernel/secret-box.js';
 /** Garages, their opening hours and booking settings, and how a public caller names one (fleet `garageSlug`). */
 export {
   DEFAULT_BOOKING,
@@ -48,7 +48,7 @@ export {
   type WeeklyHours,
 } from './garages/garage.js';
 export { DEFAULT_OPENING_HOURS, parseWeeklyHours } from './garages/opening-hours.js';
-export { isSlug, SLUG, SLUG_MAX_LENGTH } from './shared/validation.js';
+export { isSlug, SLUG, SLUG_MAX_LENGTH } from './kernel/validation.js';
 export type { GarageRepository, NewGarage } from './garages/garage-repository.port.js';
 export { makeCreateGarage, type CreateGarageCommand } from './garages/create-garage.js';
 export { makeCloseGarage } from './garages/close-garage.js';
@@ -96,7 +96,7 @@ export { makeListProducts, type ListProductsQuery } from './catalog/list-product
 export { makeListStock, type ListStockQuery } from './catalog/list-stock.js';
 export { makeListVehicles, type ListVehiclesQuery } from './fleet/list-vehicles.js';
 export { makeGetVehicle } from './fleet/get-vehicle.js';
-export type { ImportResult } from './shared/import-rows.js';
+export type { ImportResult } from './kernel/import-rows.js';
 export { makeImportProducts } from './catalog/import-products.js';
 export { makeImportStock } from './catalog/import-stock.js';
 export { makeImportVehicles } from './fleet/import-vehicles.js';

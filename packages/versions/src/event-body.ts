@@ -15,7 +15,7 @@ export interface RenderedEvent {
   data: Json;
 }
 
-/** The webhook body and the feed item of an event at `version` (CONTRACT.md §5, §8). */
+/** The webhook body and the feed item of an event at `version` (docs/reference/contract.md §5, §8). */
 export const renderEvent = (registry: VersionRegistry, version: string, event: StoredEvent): RenderedEvent => ({
   type: event.type,
   timestamp: event.occurredAt.toISOString(),

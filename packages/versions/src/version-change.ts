@@ -13,7 +13,7 @@ export interface PreviousShape {
 }
 
 /**
- * One breaking change (CONTRACT.md §8; docs/contributors/adding-a-version-change.md): the version that ships it, the
+ * One breaking change (docs/reference/contract.md §8; docs/contributors/adding-a-version-change.md): the version that ships it, the
  * changelog line, and how what it changed looked before, per response and per event type. Routes are keyed
  * `'<METHOD> <route pattern>'` as the router knows them (`POST /api/public/appointments/:appointmentId/cancel`).
  */

@@ -23,7 +23,7 @@ const describe = (err: unknown, timeoutMs: number): string => {
 /**
  * POSTs webhooks with the platform fetch. Redirects are not followed: a 3xx is an answer like any other non-2xx
  * (retried), so a signed request never travels to a URL the operator did not configure. Loopback and private
- * addresses are allowed on purpose (CONTRACT.md §5: operators set the URLs).
+ * addresses are allowed on purpose (docs/reference/contract.md §5: operators set the URLs).
  */
 export const makeHttpSender = ({ userAgent = 'garage-webhooks/1.0' }: { userAgent?: string } = {}): WebhookSender => ({
   async send({ url, headers, body, timeoutMs }) {

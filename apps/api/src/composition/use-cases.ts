@@ -45,7 +45,7 @@ import { cachedLookup } from './cached-lookup.js';
 
 /**
  * How long a key lookup is trusted on one instance. Revoking or rotating a key must take effect everywhere within
- * 5 s (CONTRACT.md §6); 2 s leaves room for clock skew and a slow query.
+ * 5 s (docs/reference/contract.md §6); 2 s leaves room for clock skew and a slow query.
  */
 export const KEY_CACHE_TTL_MS = 2000;
 

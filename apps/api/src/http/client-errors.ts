@@ -17,7 +17,7 @@ const responseFor = (code: string | undefined): { status: number; body: ErrorBod
 /**
  * Fastify's `clientErrorHandler`: requests Node's HTTP parser refuses (bad framing, headers over the size limit, a
  * request never completed) never reach a route, so the error handler does not see them either. They get the
- * contract's error body (CONTRACT.md §1, §2) with a request id, whenever the socket can still be written to, and the
+ * contract's error body (docs/reference/contract.md §1, §2) with a request id, whenever the socket can still be written to, and the
  * connection is closed: after a framing error nothing else on it can be trusted.
  */
 export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {

@@ -22,7 +22,7 @@ export const CHANGELOG_PATH = '/api/public/changelog';
 const PUBLIC_PREFIX = '/api/public';
 
 /**
- * The version a request is served at (CONTRACT.md §8): the header's, else the pin of the integration whose key it
+ * The version a request is served at (docs/reference/contract.md §8): the header's, else the pin of the integration whose key it
  * carried, else (public requests, and those refused before their key was read) the oldest supported version.
  */
 export const versionOf = (request: FastifyRequest): string =>

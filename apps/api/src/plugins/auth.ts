@@ -6,7 +6,7 @@ import { makeThrottledAuthentication } from './auth-throttle.js';
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * onRequest hook: a valid key whose integration has `toggle` on, else 401 (CONTRACT.md §3); with null, a valid key
+     * onRequest hook: a valid key whose integration has `toggle` on, else 401 (docs/reference/contract.md §3); with null, a valid key
      * whatever its toggles (the webhook self-service of §5.1).
      */
     requireKey(toggle: SyncToggle | null): onRequestHookHandler;

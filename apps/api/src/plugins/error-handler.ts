@@ -5,7 +5,7 @@ import type { ApiErrorCode } from '../http/error-codes.js';
 import { VersionUnsupportedError } from '../http/version-unsupported.js';
 import { redactedPath } from '../logging.js';
 
-/** The one mapping from contract codes to HTTP statuses (CONTRACT.md §2). */
+/** The one mapping from contract codes to HTTP statuses (docs/reference/contract.md §2). */
 export const STATUS_OF: Record<ApiErrorCode, number> = {
   VALIDATION_FAILED: 400,
   INVALID_REFERENCE: 400,

@@ -68,7 +68,7 @@ const answers = (page: CachedPage | null | undefined, version: string, ifNoneMat
 const timerOf = (clock: Clock) => ({ now: () => clock.nowMs() });
 
 /**
- * How long one instance shares a probed version among its requests (CONTRACT.md §6 allows 5 s for a change to reach
+ * How long one instance shares a probed version among its requests (docs/reference/contract.md §6 allows 5 s for a change to reach
  * every reader): a busy list costs one probe a second per garage instead of one per request. With the page's own
  * maximum age the staleness stays at most 4 s. Cursor walks stay whole: keyset positions are `(updatedAt, id)`, a
  * changed item moves to the end of the list, so a walk that mixes a page from just before a write with pages read

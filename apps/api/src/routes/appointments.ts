@@ -25,7 +25,7 @@ const callerOf = (request: FastifyRequest) => {
 };
 
 /**
- * Workshop appointments (CONTRACT.md §4.1, §4.6): key with syncAppointments; no CORS (registered outside public
+ * Workshop appointments (docs/reference/contract.md §4.1, §4.6): key with syncAppointments; no CORS (registered outside public
  * scopes). Appointments belong to the garage: any of its integrations with syncAppointments reads and changes them.
  */
 const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {

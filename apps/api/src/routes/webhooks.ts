@@ -17,7 +17,7 @@ const integrationOf = (request: FastifyRequest): string => {
 };
 
 /**
- * Webhook self-service (CONTRACT.md §5.1): the calling integration tests its endpoint, reads and retries its
+ * Webhook self-service (docs/reference/contract.md §5.1): the calling integration tests its endpoint, reads and retries its
  * deliveries, and catches up from its event feed, whatever its sync toggles. No CORS: these take a key.
  */
 const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {

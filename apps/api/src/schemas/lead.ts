@@ -2,7 +2,7 @@ import { LEAD_FIELD_LIMITS as L } from '@garage/domain';
 import { Type } from 'typebox';
 import { DateTime, Uuid } from './common.js';
 
-/** CONTRACT.md §4.3; the limits are the domain's, which enforces them for every transport. */
+/** docs/reference/contract.md §4.3; the limits are the domain's, which enforces them for every transport. */
 export const LeadBody = Type.Object(
   {
     vehicleId: Uuid({ description: 'A vehicle of the fleet that is not sold' }),

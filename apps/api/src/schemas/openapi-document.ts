@@ -2,7 +2,7 @@ import type { VersionRegistry } from '@garage/versions';
 import { webhookPayloads } from './webhook-events.js';
 
 /**
- * What the route schemas cannot say, added to the generated OpenAPI document in one place (CONTRACT.md §7): the
+ * What the route schemas cannot say, added to the generated OpenAPI document in one place (docs/reference/contract.md §7): the
  * response headers every operation sends, 405 on every operation (a known path with another method), 429 on every
  * key-authenticated one (the failed-authentication throttle), the request bodies that may be omitted, the deprecated
  * query key as a security scheme, tags, named component schemas and the webhooks a receiver gets.

@@ -3,7 +3,7 @@ import { Type, type TSchema } from 'typebox';
 import { Appointment } from './appointment.js';
 import { Currency, DateTime, Nullable, Uuid } from './common.js';
 
-/** The `data` of quote decisions and leads, as the use cases write them to the outbox (CONTRACT.md §5). */
+/** The `data` of quote decisions and leads, as the use cases write them to the outbox (docs/reference/contract.md §5). */
 const QuoteDecision = Type.Object(
   {
     id: Uuid(),

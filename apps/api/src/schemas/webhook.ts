@@ -2,8 +2,8 @@ import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from '@garage/domain';
 import { Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from './common.js';
 
-/** CONTRACT.md §5.1. */
-const EventType = Type.Enum([...WEBHOOK_EVENT_TYPES], { description: 'The event type (CONTRACT.md §5)' });
+/** docs/reference/contract.md §5.1. */
+const EventType = Type.Enum([...WEBHOOK_EVENT_TYPES], { description: 'The event type (docs/reference/contract.md §5)' });
 
 export const WebhookTestResult = Type.Object(
   {

@@ -582,7 +582,7 @@ export interface components {
              */
             eventId: string;
             /**
-             * @description The event type (CONTRACT.md §5)
+             * @description The event type (docs/reference/contract.md §5)
              * @enum {unknown}
              */
             type: "appointment.created" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.updated" | "quote.accepted" | "quote.refused" | "lead.created";
@@ -622,7 +622,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description The event type (CONTRACT.md §5)
+             * @description The event type (docs/reference/contract.md §5)
              * @enum {unknown}
              */
             type: "appointment.created" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.updated" | "quote.accepted" | "quote.refused" | "lead.created";
@@ -3012,7 +3012,7 @@ export interface operations {
                 /** @description Opaque: the `nextCursor` of the previous page, with the same filters */
                 cursor?: string;
                 status?: "pending" | "succeeded" | "failed" | "gone" | "cancelled";
-                /** @description The event type (CONTRACT.md §5) */
+                /** @description The event type (docs/reference/contract.md §5) */
                 type?: "appointment.created" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.updated" | "quote.accepted" | "quote.refused" | "lead.created";
             };
             header?: {
@@ -3421,7 +3421,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: the `nextCursor` of the previous page, with the same filters */
                 cursor?: string;
-                /** @description The event type (CONTRACT.md §5) */
+                /** @description The event type (docs/reference/contract.md §5) */
                 type?: "appointment.created" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.updated" | "quote.accepted" | "quote.refused" | "lead.created";
                 /** @description RFC 3339; only events at or after this time */
                 since?: string;

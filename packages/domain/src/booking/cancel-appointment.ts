@@ -1,6 +1,6 @@
-import type { Clock } from '../shared/clock.port.js';
-import type { UnitOfWork } from '../shared/unit-of-work.port.js';
-import { Checker } from '../shared/validation.js';
+import type { Clock } from '../kernel/clock.port.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { Checker } from '../kernel/validation.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
 
@@ -13,7 +13,7 @@ export interface CancelAppointmentCommand {
 }
 
 /**
- * Cancels an open appointment that has not started (CONTRACT.md §4.6). Its place is free as soon as the transaction
+ * Cancels an open appointment that has not started (docs/reference/contract.md §4.6). Its place is free as soon as the transaction
  * commits: occupancy counts every appointment but cancelled ones. The `appointment.cancelled` event commits with it.
  */
 export const makeCancelAppointment =

@@ -1,6 +1,6 @@
-import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../kernel/errors.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
-import { isSlug, SLUG_MAX_LENGTH } from '../shared/validation.js';
+import { isSlug, SLUG_MAX_LENGTH } from '../kernel/validation.js';
 import type { Authenticate } from '../integrations/authenticate.js';
 import type { Principal } from '../integrations/integration.js';
 

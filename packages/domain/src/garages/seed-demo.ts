@@ -1,6 +1,6 @@
 import type { ProductImportRow } from '../catalog/catalog-items.js';
 import type { VehicleImportRow } from '../fleet/vehicle.js';
-import type { Clock } from '../shared/clock.port.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { GarageRepository } from './garage-repository.port.js';
 import type { makeCreateGarage } from './create-garage.js';
 import type { makeCreateIntegration } from '../integrations/create-integration.js';

@@ -1,6 +1,6 @@
 import type { Integration, Principal, SyncToggle } from './integration.js';
-import { UnauthorizedError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
+import { UnauthorizedError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
 import { isWellFormedApiKey, sha256Hex } from './api-key.js';
 

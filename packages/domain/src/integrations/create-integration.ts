@@ -1,10 +1,10 @@
 import type { Integration, SyncToggle } from './integration.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
 import { generateApiKey, generateWebhookSecret, sha256Hex } from './api-key.js';
-import type { SecretBox } from '../shared/secret-box.js';
-import { Checker } from '../shared/validation.js';
+import type { SecretBox } from '../kernel/secret-box.js';
+import { Checker } from '../kernel/validation.js';
 import { isHttpUrl, togglesOf } from './integration-settings.js';
 
 export interface CreateIntegrationCommand {

@@ -15,7 +15,7 @@ export interface NewIntegration {
 export interface IntegrationChanges {
   name?: string;
   sync?: SyncToggles;
-  /** A new URL also moves the pending deliveries to it; null cancels them (CONTRACT.md §5). */
+  /** A new URL also moves the pending deliveries to it; null cancels them (docs/reference/contract.md §5). */
   webhookUrl?: string | null;
   /** Takes effect for deliveries already queued too: they are rendered when sent. */
   apiVersion?: string;

@@ -20,7 +20,7 @@ export interface Integration {
   name: string;
   sync: SyncToggles;
   webhookUrl: string | null;
-  /** The API version its requests and webhooks are served at unless a request asks for another (CONTRACT.md §8). */
+  /** The API version its requests and webhooks are served at unless a request asks for another (docs/reference/contract.md §8). */
   apiVersion: string;
   revokedAt: Date | null;
   lastUsedAt: Date | null;

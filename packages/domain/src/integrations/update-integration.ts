@@ -1,7 +1,7 @@
 import type { Integration, SyncToggle } from './integration.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { IntegrationChanges, IntegrationRepository } from './integration-repository.port.js';
-import { Checker } from '../shared/validation.js';
+import { Checker } from '../kernel/validation.js';
 import { isHttpUrl, togglesOf } from './integration-settings.js';
 
 export interface UpdateIntegrationCommand {

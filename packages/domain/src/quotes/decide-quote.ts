@@ -1,9 +1,9 @@
 import { publicQuoteStatus, type Quote } from './quote.js';
-import { QuoteAlreadyProcessedError, QuoteExpiredError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
-import type { UnitOfWork } from '../shared/unit-of-work.port.js';
+import { QuoteAlreadyProcessedError, QuoteExpiredError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
 import { sha256Hex } from '../integrations/api-key.js';
-import { Checker } from '../shared/validation.js';
+import { Checker } from '../kernel/validation.js';
 import { findByToken, publicQuote, type PublicQuote } from './public-quote.js';
 
 /** The limits of a decision's optional fields, exported so that the HTTP schema states the same numbers. */

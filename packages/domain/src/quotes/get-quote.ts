@@ -1,4 +1,4 @@
-import type { Clock } from '../shared/clock.port.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { QuoteReader } from './quote-repository.port.js';
 import { type PublicQuote, findByToken, publicQuote } from './public-quote.js';
 

@@ -1,5 +1,5 @@
 import { publicQuoteStatus, type Quote, type QuoteStatus } from './quote.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { QuoteReader } from './quote-repository.port.js';
 import { sha256Hex } from '../integrations/api-key.js';
 

@@ -1,5 +1,5 @@
-import { NotFoundError, WebhookNotConfiguredError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
+import { NotFoundError, WebhookNotConfiguredError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { DeliveryQueue } from './delivery-queue.port.js';
 import type { DeliverySummary, WebhookFeed } from './webhook-feed.port.js';
 

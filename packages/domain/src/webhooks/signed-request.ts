@@ -1,13 +1,13 @@
 import type { EncryptedSecret } from '../integrations/integration.js';
-import type { SecretBox } from '../shared/secret-box.js';
+import type { SecretBox } from '../kernel/secret-box.js';
 import { signWithEach } from './signature.js';
 import type { WebhookRequest } from './webhook-sender.port.js';
 
-/** CONTRACT.md §5: a receiver that has not answered within 10 s has failed this attempt. */
+/** docs/reference/contract.md §5: a receiver that has not answered within 10 s has failed this attempt. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
- * The signed POST of one event (CONTRACT.md §5), the same for a queued delivery and a `webhook.test`: `secrets` are
+ * The signed POST of one event (docs/reference/contract.md §5), the same for a queued delivery and a `webhook.test`: `secrets` are
  * the plaintext secrets, the current one first, then the one a rotation replaced while its overlap lasts.
  */
 export const signedWebhookRequest = (

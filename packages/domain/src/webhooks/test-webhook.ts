@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, WebhookNotConfiguredError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
+import { NotFoundError, WebhookNotConfiguredError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { IntegrationRepository } from '../integrations/integration-repository.port.js';
-import type { SecretBox } from '../shared/secret-box.js';
+import type { SecretBox } from '../kernel/secret-box.js';
 import { signedWebhookRequest, signingSecrets } from './signed-request.js';
 import type { RenderWebhookBody } from './webhook-event.js';
 import type { WebhookSender } from './webhook-sender.port.js';
 
-/** The event `POST /webhooks/test` sends (CONTRACT.md §5.1); it is not written to the outbox nor to the feed. */
+/** The event `POST /webhooks/test` sends (docs/reference/contract.md §5.1); it is not written to the outbox nor to the feed. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 
 export interface WebhookTestResult {

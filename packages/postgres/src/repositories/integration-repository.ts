@@ -139,7 +139,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
         return row ? toIntegration(row) : null;
       }
       // One statement: a new URL takes the pending deliveries with it (the old endpoint may be gone for good), and no
-      // URL cancels them (CONTRACT.md §5), committed with the change itself.
+      // URL cancels them (docs/reference/contract.md §5), committed with the change itself.
       const row = await db
         .with('moved', (w) =>
           w

@@ -44,7 +44,7 @@ const deliveriesOn = (db: Kysely<Database>) => {
 };
 
 /**
- * An integration's own view of its webhooks (CONTRACT.md §5.1). Read from the primary: a connector checking the
+ * An integration's own view of its webhooks (docs/reference/contract.md §5.1). Read from the primary: a connector checking the
  * delivery it just retried, or the event it was just sent, must see it.
  */
 export const makeWebhookFeed = (db: Kysely<Database>): WebhookFeed => {

@@ -29,7 +29,7 @@ const decided = (status: 'accepted' | 'refused'): PreviousShape => ({
 
 /**
  * Every success body is one envelope, `{"data": ...}`: the POSTs that answered with a flag now answer with the
- * resource they made or changed (CONTRACT.md §8's table).
+ * resource they made or changed (docs/reference/contract.md §8's table).
  */
 export const oneEnvelope: VersionChange = {
   version: '2026-11-26',
