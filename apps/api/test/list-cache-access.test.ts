@@ -10,6 +10,14 @@ import listCache from '../src/plugins/list-cache.js';
 
 const GARAGE = '11111111-1111-4111-8111-111111111111';
 
+/** Pages are kept per API version: every request here is served at the oldest. */
+const servedAtOneVersion = fp(
+  async (app) => {
+    app.decorate('apiVersions', { oldest: '2026-11-21' } as never);
+  },
+  { name: 'api-versions' },
+);
+
 type Access = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void;
 
 /** An app with the list cache and one list route behind `access`; `reads` counts the handler's runs. */
@@ -19,6 +27,7 @@ const appWith = async (t: Test, onRequest: Access | ((request: FastifyRequest) =
   app.decorate('listVersionProbe', { versions: async (_list: string, ids: readonly string[]) => new Map(ids.map((id) => [id, 'v1'])) });
   await app.register(httpConventions);
   await app.register(fp(async () => {}, { name: 'use-cases' }));
+  await app.register(servedAtOneVersion);
   await app.register(listCache, { versionShareMs: 60_000 });
   const counts = { reads: 0 };
   app.get('/list', { config: { etag: true, listCache: 'products' }, onRequest: onRequest as Access }, async () => {
@@ -96,6 +105,7 @@ t.test("one garage flooding the cache with new queries does not evict another ga
   app.decorate('listVersionProbe', { versions: async (_list: string, ids: readonly string[]) => new Map(ids.map((id) => [id, 'v1'])) });
   await app.register(httpConventions);
   await app.register(fp(async () => {}, { name: 'use-cases' }));
+  await app.register(servedAtOneVersion);
   // Time stands still: the flood takes longer than a page's maximum age on a busy machine.
   await app.register(listCache, { versionShareMs: 60_000, clock: testClock(Date.now()) });
   const reads = new Map<string, number>();
