@@ -140,7 +140,11 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(storage, { config });
   await app.register(redis, { config });
 
-  await app.register(useCases, { clock: overrides.clock, keyCacheTtlMs: overrides.keyCacheTtlMs });
+  await app.register(useCases, {
+    clock: overrides.clock,
+    keyCacheTtlMs: overrides.keyCacheTtlMs,
+    webhookAllowedNetworks: config.webhookAllowedNetworks,
+  });
   await app.register(demo, { clock: overrides.clock });
   await app.register(idempotencyPurge, { clock: overrides.clock, intervalMs: overrides.idempotencyPurgeIntervalMs });
   await app.register(inProcessWebhooks, { config });

@@ -40,3 +40,11 @@ export {
   type IntegrationEventsQuery,
   type WebhookTestResult,
 } from '../webhooks/webhook-self-service.js';
+export {
+  addressLiteralOf,
+  DESTINATION_NOT_ALLOWED,
+  makeDestinationPolicy,
+  parseAllowedNetworks,
+  webhookUrlProblem,
+  type DestinationPolicy,
+} from '../webhooks/webhook-destination.js';

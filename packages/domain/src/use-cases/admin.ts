@@ -4,6 +4,7 @@ import type { SecretBox } from '../services/secret-box.js';
 import type { DeliveryQueue } from '../webhooks/delivery-queue.port.js';
 import { makeListWebhookDeliveries } from '../webhooks/list-webhook-deliveries.js';
 import { makeReplayWebhook } from '../webhooks/replay-webhook.js';
+import type { DestinationPolicy } from '../webhooks/webhook-destination.js';
 import { makeCloseGarage } from './close-garage.js';
 import { makeCreateGarage } from './create-garage.js';
 import { makeCreateQuote } from './create-quote.js';
@@ -27,13 +28,15 @@ export interface AdminDeps {
   clock: Clock;
   /** Webhook deliveries, for inspecting and replaying them. */
   deliveries: DeliveryQueue;
+  /** Where webhooks may go (`WEBHOOK_ALLOWED_NETWORKS`): checked when a webhook URL is configured. */
+  destinations: DestinationPolicy;
 }
 
 /** The operator's use-cases (CLI, embedded demo seeding), wired from ports only. */
-export const makeAdminUseCases = ({ repos, uow, secretBox, clock, deliveries }: AdminDeps) => {
+export const makeAdminUseCases = ({ repos, uow, secretBox, clock, deliveries, destinations }: AdminDeps) => {
   const { garages, integrations } = repos;
   const createGarage = makeCreateGarage({ garages });
-  const createIntegration = makeCreateIntegration({ garages, integrations, secretBox });
+  const createIntegration = makeCreateIntegration({ garages, integrations, secretBox, destinations });
   const importProducts = makeImportProducts({ garages, uow });
   const importStock = makeImportStock({ garages, uow });
   const importVehicles = makeImportVehicles({ garages, uow });
@@ -46,7 +49,7 @@ export const makeAdminUseCases = ({ repos, uow, secretBox, clock, deliveries }: 
     revokeIntegration: makeRevokeIntegration({ integrations, clock }),
     rotateKey: makeRotateKey({ integrations, clock }),
     rotateWebhookSecret: makeRotateWebhookSecret({ integrations, secretBox, clock }),
-    updateIntegration: makeUpdateIntegration({ integrations }),
+    updateIntegration: makeUpdateIntegration({ integrations, destinations }),
     importProducts,
     importStock,
     importVehicles,

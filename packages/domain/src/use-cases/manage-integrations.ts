@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.port.js';
 import { generateApiKey, generateWebhookSecret, sha256Hex } from '../services/api-key.js';
 import type { SecretBox } from '../services/secret-box.js';
 import { Checker } from '../services/validate.js';
+import { webhookUrlProblem, type DestinationPolicy } from '../webhooks/webhook-destination.js';
 
 export interface CreateIntegrationCommand {
   garageSlug: string;
@@ -21,13 +22,10 @@ export interface CreatedIntegration {
   webhookSecret: string;
 }
 
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
+const checkWebhookUrl = (check: Checker, url: string | null | undefined, destinations: DestinationPolicy): void => {
+  if (url === undefined || url === null) return;
+  const problem = webhookUrlProblem(url, destinations);
+  if (problem !== null) check.fail('/webhookUrl', problem);
 };
 
 const togglesOf = (sync: readonly SyncToggle[]): SyncToggles => ({
@@ -41,15 +39,18 @@ export const makeCreateIntegration =
     garages,
     integrations,
     secretBox,
+    destinations,
   }: {
     garages: Pick<GarageRepository, 'findBySlug'>;
     integrations: Pick<IntegrationRepository, 'create'>;
     secretBox: SecretBox;
+    /** Where webhooks may go: an address literal it refuses is refused here, at configuration time. */
+    destinations: DestinationPolicy;
   }) =>
   async (cmd: CreateIntegrationCommand): Promise<CreatedIntegration> => {
     const check = new Checker();
     check.string('/name', cmd.name, { max: 120 });
-    if (cmd.webhookUrl !== null && !isHttpUrl(cmd.webhookUrl)) check.fail('/webhookUrl', 'must be an http(s) URL');
+    checkWebhookUrl(check, cmd.webhookUrl, destinations);
     check.throwIfAny('Invalid integration');
     const garage = await garages.findBySlug(cmd.garageSlug);
     if (!garage) throw new NotFoundError(`Garage ${cmd.garageSlug} not found`);
@@ -130,11 +131,11 @@ export interface UpdateIntegrationCommand {
 
 /** `integration update`: name, toggles, webhook URL set or removed; what is not given stays as it is. */
 export const makeUpdateIntegration =
-  ({ integrations }: { integrations: Pick<IntegrationRepository, 'update'> }) =>
+  ({ integrations, destinations }: { integrations: Pick<IntegrationRepository, 'update'>; destinations: DestinationPolicy }) =>
   async (id: string, cmd: UpdateIntegrationCommand): Promise<Integration> => {
     const check = new Checker();
     if (cmd.name !== undefined) check.string('/name', cmd.name, { max: 120 });
-    if (cmd.webhookUrl !== undefined && cmd.webhookUrl !== null && !isHttpUrl(cmd.webhookUrl)) check.fail('/webhookUrl', 'must be an http(s) URL');
+    checkWebhookUrl(check, cmd.webhookUrl, destinations);
     check.throwIfAny('Invalid integration');
     const changes: IntegrationChanges = {
       ...(cmd.name === undefined ? {} : { name: cmd.name }),
