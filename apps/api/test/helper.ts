@@ -78,6 +78,10 @@ export const checkResponsesAgainstDocument = (app: App): void => {
   });
 };
 
+/** `WEBHOOK_ALLOWED_NETWORKS` for tests whose webhook receivers listen on loopback, which is refused by default. */
+export const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128';
+export const LOOPBACK_WEBHOOKS = { WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS };
+
 export const build = async (t: Test, options: BuildOptions = {}): Promise<Built> => {
   const db = await createTestDatabase('api');
   const config = loadConfig({
