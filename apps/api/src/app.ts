@@ -42,6 +42,8 @@ export interface AppOverrides {
   idempotencyPurgeIntervalMs?: number;
   /** How long an instance shares a list's probed version (list-cache.ts); tests that write then read at once pass 0. */
   listVersionShareMs?: number;
+  /** How long one readiness probe answers every `/health/ready` (readiness.ts); tests that cut a dependency pass 0. */
+  readinessShareMs?: number;
 }
 
 const API_DESCRIPTION = `Public integration API of the garage-management system.
@@ -134,7 +136,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(httpConventions);
   await app.register(errorHandler);
   await app.register(wellFormedText);
-  await app.register(readiness);
+  await app.register(readiness, { probeShareMs: overrides.readinessShareMs });
   await app.register(metrics);
 
   await app.register(storage, { config });

@@ -56,6 +56,26 @@ t.test('health', async (t) => {
   });
 });
 
+t.test('concurrent readiness requests share one probe of the dependencies', async (t) => {
+  // No webhook engine: its polls would be counted with the probes.
+  const { app, db } = await build(t, { readinessShareMs: 1000, env: { DELIVER_WEBHOOKS: 'false' } });
+  await app.ready();
+  const pool = db.handle.pool;
+  if (!pool) throw new Error('the API tests run on Postgres');
+  // Probes are the only queries of an idle app; the pool counts every query it is given through this listener.
+  let probes = 0;
+  const counting = () => (probes += 1);
+  pool.on('acquire', counting);
+  t.teardown(() => void pool.off('acquire', counting));
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  const answers = await Promise.all(Array.from({ length: 50 }, () => app.inject({ method: 'GET', url: '/health/ready' })));
+  t.ok(answers.every((res) => res.statusCode === 200));
+  t.equal(probes, 1, 'fifty requests, one probe');
+  const again = await app.inject({ method: 'GET', url: '/health/ready' });
+  t.equal(again.statusCode, 200);
+  t.equal(probes, 1, 'a request right after is answered from the same probe');
+});
+
 t.test('when Postgres goes away: 503 UNAVAILABLE quickly, then recovery', async (t) => {
   const target = new URL(process.env.TEST_DATABASE_URL ?? '');
   const proxy = await startProxy(target);

@@ -40,6 +40,8 @@ export interface BuildOptions {
   idempotencyPurgeIntervalMs?: number;
   /** The list cache's shared version window; 0 by default here, so that a write is seen by the very next read. */
   listVersionShareMs?: number;
+  /** Readiness probes are shared for a second in production; tests that cut a dependency see it at once (0, the default here). */
+  readinessShareMs?: number;
   /** Point the app at another server (e.g. a proxy in front of Postgres) for the same database. */
   databaseUrl?: (url: string) => string;
   env?: Record<string, string>;
@@ -96,6 +98,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     keyCacheTtlMs: options.keyCacheTtlMs,
     idempotencyPurgeIntervalMs: options.idempotencyPurgeIntervalMs,
     listVersionShareMs: options.listVersionShareMs ?? 0,
+    readinessShareMs: options.readinessShareMs ?? 0,
   });
   t.teardown(async () => {
     await app.close();

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import type { App } from '../src/index.js';
 import { startMetricsServer, type MetricsServer } from '@garage/observability';
-import { build, seedGarage } from './helper.js';
+import { build, LOOPBACK_WEBHOOKS, seedGarage } from './helper.js';
 
 interface Sample {
   name: string;

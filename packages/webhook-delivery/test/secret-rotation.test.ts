@@ -21,7 +21,7 @@ t.test('a rotated webhook secret signs beside the old one until the overlap ends
   const garageId = await insertGarage(db);
   const integration = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/hooks`, secretBox: encryption.secretBox });
   const repos = makeRepositories(db);
-  const delivery = makeWebhookDelivery({ db, encryptionKeys: encryption.keys, schedule: parseRetrySchedule('1s'), logger: memoryLogger() });
+  const delivery = makeWebhookDelivery({ db, encryptionKeys: encryption.keys, schedule: parseRetrySchedule('1s'), logger: memoryLogger(), allowedNetworks: ['127.0.0.0/8', '::1/128'] });
 
   const newSecret = generateWebhookSecret();
   await repos.integrations.rotateWebhookSecret(integration.id, encryption.secretBox.encrypt(newSecret), new Date(), 3_600_000);
