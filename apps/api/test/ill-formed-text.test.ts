@@ -126,6 +126,25 @@ const scenarios = async (t: Test, world: World) => {
     t.equal(accented.statusCode, 200, 'percent-encoded UTF-8 still passes');
   });
 
+  await t.test('JSON nested thousands deep: 400, not a stack overflow', async (t) => {
+    for (const [what, payload] of [
+      ['arrays', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+      ['objects in a field', `{"vehicleId":"${vehicleId}","name":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`],
+    ] as const) {
+      const res = await app.inject({ ...post('/api/public/fleet/lead', null), payload });
+      t.equal(res.statusCode, 400, what);
+      t.equal(res.json().code, 'VALIDATION_FAILED', what);
+      t.match(res.json().details, [{ message: /deeper than 32 levels/ }], what);
+    }
+    const nested = await app.inject(post('/api/public/appointments', booking({ vehicle: { make: 'Peugeot', model: 'e-208' } }), key));
+    t.not(nested.statusCode, 500, 'ordinary nesting is untouched');
+  });
+
+  await t.test('a start in year 0001: 400 naming /startsAt, the database never asked about year 0', async (t) => {
+    await expect400(t, 'startsAt 0001-01-01', post('/api/public/appointments', booking({ startsAt: '0001-01-01T09:00:00Z' }), key), '/startsAt');
+    await expect400(t, 'startsAt 0001-01-01 east of UTC', post('/api/public/appointments', booking({ startsAt: '0001-01-01T00:00:00+01:00' }), key), '/startsAt');
+  });
+
   await t.test('well-formed text outside the BMP and ordinary accents still pass', async (t) => {
     const res = await app.inject(post('/api/public/fleet/lead', { vehicleId, name: 'Zoë 🚗', email: 'z@example.com', consent: true }));
     t.equal(res.statusCode, 201);
