@@ -46,7 +46,7 @@ t.test('rotating ENCRYPTION_KEY: secrets are re-encrypted under the new key and 
   const onlyNew = makeSecretBox([parseEncryptionKey(newKey, 'new key')]);
   const after = await storedSecrets();
   t.equal(after.length, 2);
-  for (const row of after) t.equal(onlyNew.decrypt(asSecret(row)), created.get(row.id), 'the same secret, readable with the new key alone');
+  for (const row of after) t.equal(onlyNew.decrypt(asSecret(row), row.id), created.get(row.id), 'the same secret, readable with the new key alone');
 });
 
 t.test('a malformed former key stops the command without echoing it', async (t) => {

@@ -31,4 +31,4 @@ export type { ListName, ListVersionProbe } from '../ports/list-version.port.js';
 export { isUuid, UUID_PATTERN } from '../services/uuid.js';
 export { CONTACT_LIMITS } from '../services/contact.js';
 export { deriveSubkey, ENCRYPTION_KEY_BYTES, parseEncryptionKey, type EncryptionKey } from '../services/encryption-key.js';
-export { makeSecretBox, type SecretBox } from '../services/secret-box.js';
+export { BOUND_NONCE_PREFIX, makeSecretBox, type SecretBox } from '../services/secret-box.js';

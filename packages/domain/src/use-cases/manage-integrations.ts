@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Integration, SyncToggle, SyncToggles } from '../entities/integration.js';
 import { NotFoundError } from '../errors.js';
 import type { GarageRepository } from '../ports/garage-repository.port.js';
@@ -56,13 +57,16 @@ export const makeCreateIntegration =
     if (!garage) throw new NotFoundError(`Garage ${cmd.garageSlug} not found`);
     const apiKey = generateApiKey();
     const webhookSecret = generateWebhookSecret();
+    // The id is chosen here: the webhook secret is sealed to it.
+    const id = randomUUID();
     const integration = await integrations.create({
+      id,
       garageId: garage.id,
       name: cmd.name,
       sync: togglesOf(cmd.sync),
       webhookUrl: cmd.webhookUrl,
       apiKeyHash: sha256Hex(apiKey),
-      webhookSecret: secretBox.encrypt(webhookSecret),
+      webhookSecret: secretBox.encrypt(webhookSecret, id),
     });
     return { integration, apiKey, webhookSecret };
   };
@@ -118,7 +122,7 @@ export const makeRotateWebhookSecret =
   async (id: string, { overlapHours = 24 }: { overlapHours?: number } = {}) => {
     const overlap = overlapMs(overlapHours);
     const webhookSecret = generateWebhookSecret();
-    const rotated = await integrations.rotateWebhookSecret(id, secretBox.encrypt(webhookSecret), clock.now(), overlap);
+    const rotated = await integrations.rotateWebhookSecret(id, secretBox.encrypt(webhookSecret, id), clock.now(), overlap);
     if (!rotated) throw new NotFoundError(`Integration ${id} not found or revoked`);
     return { ...rotated, webhookSecret };
   };
