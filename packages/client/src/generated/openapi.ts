@@ -199,7 +199,7 @@ export interface paths {
         put?: never;
         /**
          * Queue one more attempt of a delivery now
-         * @description Whatever the delivery's status, one more attempt is made at once to the integration's current webhookUrl, with the same `webhook-id`. 404 for a delivery of another integration; 409 WEBHOOK_NOT_CONFIGURED without a webhookUrl.
+         * @description Whatever the delivery's status, one more attempt is made at once to the integration's current webhookUrl, with the same `webhook-id`. 404 for a delivery of another integration; 409 WEBHOOK_NOT_CONFIGURED without a webhookUrl. At most 30 per minute per integration.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -279,7 +279,7 @@ export interface paths {
         put?: never;
         /**
          * Send a lead about a vehicle for sale
-         * @description No key: the vehicle identifies the garage. An email or a phone is required, and consent must be true. An unknown or sold vehicle gives 404. Limited to 5 requests per minute per client IP (every request counts). Send an Idempotency-Key to make retries safe (scoped to the request path, kept 24 hours).
+         * @description No key: the vehicle identifies the garage. An email or a phone is required, and consent must be true. An unknown or sold vehicle gives 404. Limited to 5 requests per minute per client IP (every request counts). Send an Idempotency-Key to make retries safe (scoped to the vehicle, kept 24 hours).
          */
         post: operations["createLead"];
         delete?: never;
@@ -2978,6 +2978,12 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter */
@@ -2998,6 +3004,12 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter */
@@ -3015,6 +3027,12 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter */
@@ -3032,6 +3050,12 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter */
@@ -3051,6 +3075,12 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter */
@@ -3068,6 +3098,12 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter */
@@ -3085,6 +3121,12 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter */
@@ -3102,6 +3144,12 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter */
@@ -3144,6 +3192,12 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter */
@@ -3161,6 +3215,12 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter */
