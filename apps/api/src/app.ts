@@ -26,6 +26,7 @@ import readiness from './plugins/readiness.js';
 import responseHeaders, { securityHeaders, setsHeaders } from './plugins/response-headers.js';
 import routeMethods from './plugins/route-methods.js';
 import wellFormedText from './plugins/well-formed-text.js';
+import docPages from './routes/doc-pages.js';
 import routes from './routes/index.js';
 import { validatorCompiler } from './schemas/compiler.js';
 import { completeDocument, markRateLimited } from './schemas/openapi-document.js';
@@ -60,7 +61,14 @@ Every list and item GET sends a strong \`ETag\` and \`Cache-Control: private, no
 
 Rate limits, per client IP and endpoint: lead 5 per minute, quote accept and refuse 5 per 15 minutes each (every
 request counts, errors included). Limited endpoints send \`ratelimit-limit\`, \`ratelimit-remaining\` and
-\`ratelimit-reset\` (seconds); a 429 \`RATE_LIMITED\` sends \`Retry-After\` (seconds).`;
+\`ratelimit-reset\` (seconds); a 429 \`RATE_LIMITED\` sends \`Retry-After\` (seconds).
+
+Guides, beside this reference: [Quick start](/api/public/docs/connectors/quick-start),
+[Catalog and stock sync](/api/public/docs/connectors/catalog-and-stock),
+[Booking](/api/public/docs/connectors/booking), [Webhooks](/api/public/docs/connectors/webhooks),
+[Leads and quotes](/api/public/docs/connectors/leads-and-quotes),
+[Errors and retries](/api/public/docs/connectors/errors-and-retries),
+[The contract](/api/public/docs/reference/contract).`;
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -130,6 +138,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     docs.addHook('onRequest', setsHeaders(securityHeaders()));
     await docs.register(fastifyHelmet, { global: false });
     await docs.register(swaggerUi, { routePrefix: '/api/public/docs', staticCSP: true });
+    await docs.register(docPages);
   });
 
   await app.register(gracefulClose);

@@ -1,0 +1,113 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { posix } from 'node:path';
+import GithubSlugger from 'github-slugger';
+import { Marked, type Tokens } from 'marked';
+import { parseMarkdown, plainText } from './markdown.js';
+
+/** Where the pages are served: beside the interactive reference. */
+export const DOCS_BASE_PATH = '/api/public/docs';
+
+/** The folders of `docs/` written for the readers of the docs page (connector developers), in the menu's order. */
+const SECTIONS = [
+  { folder: 'connectors', title: 'Guides' },
+  { folder: 'reference', title: 'Reference' },
+] as const;
+
+/** The guides in reading order; pages not listed follow, by name. */
+const ORDER = ['quick-start', 'catalog-and-stock', 'booking', 'webhooks', 'leads-and-quotes', 'errors-and-retries', 'versions', 'contract', 'openapi', 'changelog'];
+
+export interface Page {
+  /** The page's path under DOCS_BASE_PATH, and its source under `docs/` without `.md`: `connectors/quick-start`. */
+  path: string;
+  title: string;
+  html: string;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const isRelative = (href: string) => !/^[a-z][a-z0-9+.-]*:/i.test(href) && !href.startsWith('/') && !href.startsWith('#');
+
+/**
+ * A link of the page at `from` (`connectors/quick-start`) as served: a page that is served too keeps its relative
+ * link, without `.md`; anything else in the repository (a package's README, an operator's page) is not served, so
+ * the link becomes plain text (null).
+ */
+const servedHref = (from: string, href: string, served: Set<string>): string | null => {
+  if (!isRelative(href)) return href;
+  const [file = '', anchor] = href.split('#');
+  if (file === '') return href;
+  const target = posix.normalize(posix.join(posix.dirname(from), file)).replace(/\.md$/, '');
+  if (!served.has(target)) return null;
+  return `${posix.relative(posix.dirname(from), posix.dirname(target)) || '.'}/${posix.basename(target)}${anchor === undefined ? '' : `#${anchor}`}`;
+};
+
+const renderBody = (path: string, markdown: string, served: Set<string>): string => {
+  const slugger = new GithubSlugger();
+  const marked = new Marked({
+    gfm: true,
+    renderer: {
+      heading(token: Tokens.Heading) {
+        const id = slugger.slug(plainText(token.tokens));
+        return `<h${token.depth} id="${escapeHtml(id)}">${this.parser.parseInline(token.tokens)}</h${token.depth}>\n`;
+      },
+      link(token: Tokens.Link) {
+        const text = this.parser.parseInline(token.tokens);
+        const href = servedHref(path, token.href, served);
+        return href === null ? text : `<a href="${escapeHtml(href)}">${text}</a>`;
+      },
+    },
+  });
+  return marked.parse(markdown, { async: false });
+};
+
+const STYLE = `
+body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;display:flex}
+nav{width:16rem;flex:none;padding:1.5rem;background:#f6f8fa;min-height:100vh;box-sizing:border-box;font-size:15px}
+nav h2{font-size:13px;text-transform:uppercase;letter-spacing:.05em;color:#59636e;margin:1.5rem 0 .5rem}
+nav ul{list-style:none;padding:0;margin:0}nav li{margin:.3rem 0}nav a[aria-current]{font-weight:600}
+main{max-width:52rem;padding:1.5rem 2.5rem;overflow-x:auto}
+a{color:#0969da}code{font:85% ui-monospace,monospace;background:#eff2f5;padding:.15em .3em;border-radius:4px}
+pre{background:#f6f8fa;padding:1rem;overflow-x:auto;border-radius:6px}pre code{background:none;padding:0}
+table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #d1d9e0;padding:.35rem .6rem;vertical-align:top}
+`;
+
+const layout = (page: Pick<Page, 'path' | 'title'>, body: string, pages: Page[]): string => {
+  const menu = SECTIONS.map(({ folder, title }) => {
+    const items = pages
+      .filter((p) => p.path.startsWith(`${folder}/`))
+      .map((p) => `<li><a href="${DOCS_BASE_PATH}/${p.path}"${p.path === page.path ? ' aria-current="page"' : ''}>${escapeHtml(p.title)}</a></li>`)
+      .join('');
+    return `<h2>${title}</h2><ul>${items}</ul>`;
+  }).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)} · Garage public integration API</title><style>${STYLE}</style></head>
+<body><nav><a href="${DOCS_BASE_PATH}">API reference</a>${menu}</nav><main>${body}</main></body></html>
+`;
+};
+
+const rank = (path: string) => {
+  const index = ORDER.indexOf(posix.basename(path));
+  return index === -1 ? ORDER.length : index;
+};
+
+/** The pages of `docs/connectors` and `docs/reference` under `root`, rendered as HTML documents that link each other. */
+export const renderPages = async (root: string): Promise<Page[]> => {
+  const sources: { path: string; markdown: string }[] = [];
+  for (const { folder } of SECTIONS) {
+    const names = (await readdir(posix.join(root, 'docs', folder))).filter((name) => name.endsWith('.md'));
+    for (const name of names) {
+      sources.push({ path: `${folder}/${name.slice(0, -3)}`, markdown: await readFile(posix.join(root, 'docs', folder, name), 'utf8') });
+    }
+  }
+  sources.sort((a, b) => a.path.split('/')[0]!.localeCompare(b.path.split('/')[0]!) || rank(a.path) - rank(b.path) || a.path.localeCompare(b.path));
+  const served = new Set(sources.map((source) => source.path));
+  const pages = sources.map(({ path, markdown }) => ({
+    path,
+    title: parseMarkdown(markdown).title ?? posix.basename(path),
+    html: '',
+    markdown,
+  }));
+  return pages.map(({ path, title, markdown }) => ({ path, title, html: layout({ path, title }, renderBody(path, markdown, served), pages) }));
+};
