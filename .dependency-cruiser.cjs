@@ -79,13 +79,14 @@ module.exports = {
       to: { path: ['^packages/postgres/', '(^|node_modules/)(kysely|pg|@electric-sql/[^/]+)($|/)', '@garage/postgres'] },
     },
     {
-      // Test support lives in the dev-only @garage/testkit and in test/ folders, which are devDependencies and are
-      // not deployed (`pnpm deploy --prod`): a product file importing them would ship test code, or fail at start.
+      // Test support (fakes, object mothers, the test clock, contract suites, test databases) sits in the `testing`
+      // entry of the package it supports, so that the package graph stays a tree; it is built with the package but
+      // only test files may load it: a product file importing it would ship test code, or fail at start.
       name: 'no-test-code-in-product',
-      comment: 'Product sources (apps/*/src, packages/*/src) never import @garage/testkit or a test/ folder.',
+      comment: 'Product sources (apps/*/src, packages/*/src outside src/testing/) never import a testing entry or a test/ folder.',
       severity: 'error',
-      from: { path: '^(apps|packages)/[^/]+/src', pathNot: '^packages/testkit/' },
-      to: { path: ['^packages/testkit/', '(^|node_modules/)@garage/testkit($|/)', '/test/'] },
+      from: { path: '^(apps|packages)/[^/]+/src', pathNot: '^packages/[^/]+/src/testing/' },
+      to: { path: ['^packages/[^/]+/(src|dist)/testing/', '(^|node_modules/)@garage/[^/]+/testing($|/)', '/test/'] },
     },
     {
       name: 'no-circular',

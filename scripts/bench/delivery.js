@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { parseEncryptionKey } from '../../packages/domain/dist/index.js';
 import { makeAdminUseCasesOn, makeOutbox } from '../../packages/postgres/dist/index.js';
-import { createTestDatabase } from '../../packages/testkit/dist/databases.js';
+import { createTestDatabase } from '../../packages/postgres/dist/testing/databases.js';
 import { startWorker } from './servers.js';
 
 const INTEGRATIONS = 8;

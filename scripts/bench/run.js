@@ -8,6 +8,7 @@
 // --only=<substring of scenario names>, --profile (a V8 CPU profile of the API per scenario, written to .bench/profiles/
 // and summarised at the end),
 // --explain (prints the full EXPLAIN ANALYZE of every read-path query; a one-line summary of each is always printed).
+// `--only=tracing` runs the cost of tracing alone: the cached page with tracing off and on (tracing.js).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,13 +16,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createTestDatabase } from '../../packages/testkit/dist/databases.js';
+import { createTestDatabase } from '../../packages/postgres/dist/testing/databases.js';
 import { postgresCpuDelta, postgresCpuMs, processCpuMs, processRssMiB } from './cpu.js';
 import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, spreadOverDays, walkCursors } from './fixtures.js';
 import { connectInspector, profiled } from './inspector.js';
 import { summariseProfileDir } from './profile-summary.js';
 import { loadAverage, machine, statusSummary, table } from './report.js';
 import { benchDelivery } from './delivery.js';
+import { benchTracing } from './tracing.js';
 import { explainReadPath } from './explain.js';
 import { buildScenarios } from './scenarios.js';
 import { BIG_PRODUCTS, busyRange, seed } from './seed.js';
@@ -134,13 +136,8 @@ const main = async () => {
   // The API's request log: one line per request, kept only for the run.
   const apiLog = join(tmpdir(), `bench-api-${process.pid}.log`);
   cleanups.push(() => rmSync(apiLog, { force: true }));
-  const api = await startApi({
-    databaseUrl: database.url,
-    redisUrl,
-    encryptionKey,
-    inspect: profileDir !== null,
-    logFile: apiLog,
-  });
+  const apiOptions = { databaseUrl: database.url, redisUrl, encryptionKey, logFile: apiLog };
+  const api = await startApi({ ...apiOptions, inspect: profileDir !== null });
   cleanups.push(() => api.stop());
 
   log('asking the API for ETags, cursors, slots…');
@@ -175,6 +172,7 @@ const main = async () => {
   const scenarios = buildScenarios({ api, bare, fixtures }).filter(
     (s) => s.baseline || !options.only || s.name.includes(options.only),
   );
+  const tracingWanted = !options.only || 'tracing'.includes(options.only);
   const databaseName = new URL(database.url).pathname.slice(1);
   const results = [];
   for (const scenario of scenarios) {
@@ -204,6 +202,17 @@ const main = async () => {
   // With a debugger attached, the API would wait for it to leave before exiting.
   inspector?.close();
   await api.stop();
+  // On APIs of their own, one at a time, while the data and the bare route are still there.
+  const tracing = tracingWanted
+    ? await benchTracing({
+        apiOptions,
+        bare,
+        fixtures,
+        warmUp: (scenario) => fire(scenario, WARMUP_SECONDS),
+        measure: (scenario, server) => measure(scenario, server, databaseName),
+        log,
+      })
+    : null;
   const profiles = profileDir ? summariseProfileDir(profileDir) : null;
   await cleanUp();
   // After the API is gone, so that the worker has the machine as the API had.
@@ -307,6 +316,24 @@ const main = async () => {
       `  commit to first attempt received: p50 ${ms(delivery.lagP50)} ms, p99 ${ms(delivery.lagP99)} ms (target: < 1,000 ms p99)`,
       `  throughput: ${Math.round(delivery.eventsPerSecond)} events/s = ${Math.round(delivery.deliveriesPerSecond)} deliveries/s (a committed backlog drained end to end)`,
     );
+  }
+  if (tracing) {
+    const [off, on] = tracing.results;
+    const line = ({ mode, result, serverUs }) =>
+      `  tracing ${mode.padEnd(3)}: ${Math.round(result.requests.average)} req/s, p50 ${ms(result.latency.p50)} ms, p99 ${ms(result.latency.p99)} ms, API CPU ${serverUs === null ? '-' : Math.round(serverUs)} µs/req`;
+    const extra = on.serverUs !== null && off.serverUs !== null ? on.serverUs - off.serverUs : NaN;
+    out.push(
+      '',
+      'cost of tracing (products limit=100 on a fresh API each; on: every trace exported over OTLP http/protobuf to a sink on loopback):',
+      line(off),
+      line(on),
+      `  tracing on costs ${Number.isFinite(extra) ? `${Math.round(extra)} µs of API CPU per request (${((extra / off.serverUs) * 100).toFixed(0)} %)` : 'n/a'}; ` +
+        `${tracing.exports} exports, ${Math.round(tracing.exportedKiB)} KiB received by the sink`,
+    );
+    for (const { mode, result } of tracing.results) {
+      const statuses = Object.keys(result.statusCodeStats ?? {}).map(Number);
+      if (result.errors > 0 || result.timeouts > 0 || statuses.some((s) => s !== 200)) unexpected.push(`tracing ${mode}`);
+    }
   }
   if (overbooked !== null) out.push('', `booking: ${overbooked} overbooked slots (must be 0)`);
   const sequential = plans.filter((p) => p.sequential).map((p) => p.name);

@@ -106,11 +106,11 @@ const serviceEnv = (port, databaseUrl, encryptionKey) => ({
 });
 
 /**
- * The API against the bench database and Redis, logging at info as operators run it, into `logFile`.
+ * The API against the bench database and Redis, logging at info as operators run it, into `logFile`, with `env` added.
  * TRUST_PROXY names the loopback address: the lead scenario sends a distinct X-Forwarded-For per request so that the
  * per-IP limit of 5 leads a minute measures the endpoint rather than the limiter's 429s.
  */
-export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect = false, logFile }) => {
+export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect = false, logFile, env = {} }) => {
   const port = await freePort();
   // The inspector, on loopback, lets the bench profile one scenario at a time (inspector.js).
   const inspectPort = inspect ? await freePort() : null;
@@ -126,6 +126,8 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect =
     // Measured as operators run it: one info line per request (issue 18).
     LOG_LEVEL: 'info',
     TRUST_PROXY: '127.0.0.1',
+    // What a mode of the bench adds (tracing.js: the OTLP variables).
+    ...env,
   }, logFile);
   const url = `http://127.0.0.1:${port}`;
   try {

@@ -18,6 +18,7 @@ import useCases from './composition/use-cases.js';
 import auth from './plugins/auth.js';
 import errorHandler, { frameworkErrorHandler } from './plugins/error-handler.js';
 import gracefulClose from './plugins/graceful-close.js';
+import healthMetrics from './plugins/health-metrics.js';
 import rateLimits from './plugins/rate-limits.js';
 import httpConventions from './plugins/http-conventions.js';
 import listCache from './plugins/list-cache.js';
@@ -147,6 +148,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(wellFormedText);
   await app.register(readiness, { probeShareMs: overrides.readinessShareMs });
   await app.register(metrics);
+  await app.register(healthMetrics);
 
   await app.register(storage, { config });
   await app.register(redis, { config });

@@ -1,4 +1,4 @@
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { createTestDatabase } from '@garage/postgres/testing';
 import t from 'tap';
 import { adminFor } from './admin.js';
 import { bookingBody, createBookingGarage } from './appointments-support.js';

@@ -72,7 +72,7 @@ t.test('Idempotency-Key on POST /api/public/appointments (CONTRACT.md §4.1)', a
       for (let i = 0; i < 200; i += 1) {
         const { rows } = await pool.query<{ pid: number }>(
           `select pid from pg_stat_activity
-           where datname = current_database() and wait_event_type = 'Lock' and query ~ '^[[:space:]]*insert into appointments '`,
+           where datname = current_database() and wait_event_type = 'Lock' and query ~ '^[[:space:]]*insert into "?appointments"? '`,
         );
         if (rows[0]) return rows[0].pid;
         await sleep(25);

@@ -1,8 +1,9 @@
-import type { AdminUseCases, CreateGarageCommand } from '@garage/domain';
-import { testClock, type TestClock } from '@garage/testkit';
+import type { CreateGarageCommand } from '@garage/domain';
+import { testClock, type TestClock } from '@garage/domain/testing';
 import type { Test } from 'tap';
 import type { App } from '../src/index.js';
 import { build, product, type Built } from './helper.js';
+import type { AdminUseCases } from '@garage/composition';
 
 /** Monday 2026-11-30 09:00 in Paris (UTC+1): Tuesday 2026-12-01 is bookable, with 120 minutes notice. */
 export const MONDAY_9AM = '2026-11-30T08:00:00Z';

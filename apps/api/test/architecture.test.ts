@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
-const ADAPTERS = /from '(@garage\/(postgres|redis)[^']*|kysely|pg|ioredis|@electric-sql\/[^']+)'/g;
+const ADAPTERS = /from '(@garage\/(postgres|redis|composition)[^']*|kysely|pg|ioredis|@electric-sql\/[^']+)'/g;
 
 const sources = async (dir: string): Promise<string[]> => {
   const entries = await readdir(dir, { withFileTypes: true });

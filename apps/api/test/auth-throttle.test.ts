@@ -2,9 +2,9 @@ import { randomInt } from 'node:crypto';
 import t from 'tap';
 import type { App } from '../src/index.js';
 import { build, seedGarage } from './helper.js';
+import { requireTestRedis } from '@garage/redis/testing';
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
-if (!REDIS_URL) throw new Error('TEST_REDIS_URL is not set: these tests need a real Redis (see README)');
+const REDIS_URL = await requireTestRedis();
 
 /** A client address of this run alone: counters in the shared test Redis outlive a run by up to a minute. */
 const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;

@@ -1,10 +1,11 @@
 import { DomainError, type ErrorCode } from '@garage/domain';
+import type { ApiErrorCode } from '../src/http/error-codes.js';
 import t from 'tap';
 import { Type } from 'typebox';
 import { build, UUID } from './helper.js';
 
 /** CONTRACT.md §2, written out again here so that a change to the mapping in the app fails this test. */
-const CONTRACT_STATUS: Record<ErrorCode, number> = {
+const CONTRACT_STATUS: Record<ApiErrorCode, number> = {
   VALIDATION_FAILED: 400,
   INVALID_REFERENCE: 400,
   UNAUTHORIZED: 401,

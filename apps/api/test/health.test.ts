@@ -1,6 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import t from 'tap';
 import { build, seedGarage } from './helper.js';
+import { testDatabaseUrl } from '@garage/postgres/testing';
 
 /** A TCP proxy in front of Postgres that the test can cut and restore, to take the database away from the app. */
 const startProxy = async (target: URL) => {
@@ -75,7 +76,7 @@ t.test('concurrent readiness requests share one probe of the dependencies', asyn
 });
 
 t.test('when Postgres goes away: 503 UNAVAILABLE quickly, then recovery', async (t) => {
-  const target = new URL(process.env.TEST_DATABASE_URL ?? '');
+  const target = new URL(testDatabaseUrl());
   const proxy = await startProxy(target);
   t.teardown(() => proxy.cut());
   const { app, admin } = await build(t, {

@@ -1,17 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import {
-  type AdminUseCases,
-  type Clock,
-  type ProductImportRow,
-  type SyncToggle,
-  type VehicleImportRow,
-} from '@garage/domain';
-import { createTestDatabase, type TestDatabase } from '@garage/testkit/postgres';
+import type { Clock, ProductImportRow, SyncToggle, VehicleImportRow } from '@garage/domain';
+import { createTestDatabase, type TestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
 import { buildApp, loadConfig, type App } from '../src/index.js';
 import { adminFor } from './admin.js';
 import { makeConformanceCheck } from './openapi-conformance.js';
+import type { AdminUseCases } from '@garage/composition';
 
 export const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 

@@ -1,11 +1,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStorage, type DatabaseHandle } from '@garage/postgres';
+import type { DatabaseHandle } from '@garage/postgres';
 import type { InjectOptions } from 'fastify';
 import t, { type Test } from 'tap';
 import { buildApp, loadConfig, type App } from '../src/index.js';
 import { build } from './helper.js';
+import { openStorage } from '@garage/composition';
 
 /**
  * CONTRACT.md §1: text holding NUL (which Postgres cannot store) or an unpaired UTF-16 surrogate (which would be

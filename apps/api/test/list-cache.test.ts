@@ -1,4 +1,4 @@
-import { testClock } from '@garage/testkit';
+import { testClock } from '@garage/domain/testing';
 import t from 'tap';
 import { KEY_CACHE_TTL_MS } from '../src/composition/use-cases.js';
 import { LIST_VERSION_SHARE_MS, PAGE_CACHE_MAX_AGE_MS } from '../src/plugins/list-cache.js';

@@ -70,6 +70,12 @@ t.test('no key, token, webhook secret or idempotency scope reaches the logs, at 
     await send('POST', `/api/public/quotes/${quote.token}/${decision}/`, { body: { comment: hooked.webhookSecret } });
   }
   await send('GET', `/api/public/quotes/${quote.token};apiKey=${garage.keys.all}`);
+  // The same routes however the client spells the path: a percent-encoded letter, an absolute-form target, an encoded
+  // slash (which no route matches).
+  await send('POST', `/api/public/%71uotes/${quote.token}/accept`, { body: {} });
+  await send('POST', `http://localhost/api/public/quotes/${quote.token}/accept`, { body: {} });
+  await send('GET', `/api%2Fpublic/quotes/${quote.token}`);
+  await send('GET', `/api/public/%71uotes/${quote.token}`);
   await send('POST', '/api/public/products', { headers: { 'x-api-key': garage.keys.all } });
 
   t.ok(logs.lines.length > 200, `the requests were logged (${logs.lines.length} lines)`);

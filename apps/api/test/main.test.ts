@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { createTestDatabase } from '@garage/postgres/testing';
 import t from 'tap';
 import { MAIN, startApi } from './processes.js';
 

@@ -5,9 +5,9 @@ import { RATE_LIMIT_NAMESPACE } from '../src/plugins/rate-limits.js';
 import { build, ENCRYPTION_KEY, LogCapture, seedGarage } from './helper.js';
 import { eventually, startApi } from './processes.js';
 import { startRedisServer } from './redis-server.js';
+import { requireTestRedis } from '@garage/redis/testing';
 
-const sharedRedisUrl = process.env.TEST_REDIS_URL;
-if (!sharedRedisUrl) throw new Error('TEST_REDIS_URL is not set: these tests need a real Redis (see README)');
+const sharedRedisUrl = await requireTestRedis();
 
 const UNKNOWN_VEHICLE = '00000000-0000-4000-8000-000000000000';
 const LEAD = JSON.stringify({ vehicleId: UNKNOWN_VEHICLE, name: 'A', email: 'a@example.com', consent: true });

@@ -6,18 +6,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { createTestDatabase } from '@garage/postgres/testing';
 import { adminFor } from './admin.js';
 import { ENCRYPTION_KEY, seedGarage } from './helper.js';
 import { eventually, freePort, http, sleep, startApi, tcpProxy, type HttpOptions, type HttpResponse } from './processes.js';
+import { requireTestRedis } from '@garage/redis/testing';
 
 /**
  * Three API processes behind haproxy, as operators run them (docker/compose.yaml): one Postgres database, one Redis,
  * no state in any instance but the key cache. Everything a client sees must hold whichever instance answers.
  */
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
-if (!REDIS_URL) throw new Error('TEST_REDIS_URL is not set: the scale-out test needs a real Redis (see README)');
+const REDIS_URL = await requireTestRedis();
 
 const HAPROXY = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/haproxy'].find((path) => existsSync(path));
 if (!HAPROXY) throw new Error('haproxy is not installed: the scale-out test needs it (.ci/system-deps installs it)');

@@ -1,5 +1,5 @@
 import { makeUnitOfWork } from '@garage/postgres';
-import { startReceiver } from '@garage/testkit';
+import { startReceiver } from '@garage/webhook-delivery/testing';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
 import { build, LOOPBACK_WEBHOOKS, RFC3339, UUID } from './helper.js';

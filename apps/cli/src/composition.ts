@@ -1,14 +1,8 @@
-import { makeDestinationPolicy, makeReencryptWebhookSecrets, makeSecretBox, type AdminUseCases } from '@garage/domain';
-import {
-  makeAdminUseCasesOn,
-  makeWebhookSecretStore,
-  migrateToLatest,
-  openStorage,
-  toDomainError,
-  type Storage,
-} from '@garage/postgres';
+import { makeDestinationPolicy, makeReencryptWebhookSecrets, makeSecretBox } from '@garage/domain';
+import { makeWebhookSecretStore, migrateToLatest, toDomainError } from '@garage/postgres';
 import { loadCliConfig, type CliConfig, type Environment } from '@garage/config';
 import { CliError } from './errors.js';
+import { makeAdminUseCases, openStorage, type AdminUseCases, type Storage } from '@garage/composition';
 
 /** The CLI's composition root: the only module that knows the concrete adapters. */
 
@@ -63,7 +57,7 @@ export const withAdmin = <T>(env: CliEnvironment, warn: (text: string) => void, 
     await migrateToLatest(storage.handle.db);
     // A webhook URL naming an address refused for deliveries is refused as it is configured, not at the first event.
     const destinations = makeDestinationPolicy(configOf(env).webhookAllowedNetworks);
-    return work(makeAdminUseCasesOn(storage.handle.db, storage.encryptionKeys, undefined, destinations));
+    return work(makeAdminUseCases(storage.handle.db, storage.encryptionKeys, undefined, destinations));
   });
 
 /**

@@ -1,4 +1,4 @@
-import type { AdminUseCases } from '@garage/domain';
+import type { AdminUseCases } from '@garage/composition';
 
 /** Every command takes `--json`. */
 export interface JsonOption {

@@ -4,10 +4,11 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DELIVERY_LEASE_MS } from '@garage/domain';
 import { makeDeliveryQueue, makeOutbox } from '@garage/postgres';
-import { createTestDatabase, insertGarage, insertIntegration } from '@garage/testkit/postgres';
+import { createTestDatabase, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
-import { newEncryptionKey, sleep, startReceiver } from '@garage/testkit';
+import { sleep, newEncryptionKey } from '@garage/domain/testing';
+import { startReceiver } from '@garage/webhook-delivery/testing';
 
 // The built worker, run the way operators run it (`pnpm worker`). The package's test script builds it first.
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { makeDestinationPolicy, parseEncryptionKey } from '@garage/domain';
-import { makeAdminUseCasesOn } from '@garage/postgres';
-import { startReceiver } from '@garage/testkit';
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { makeAdminUseCases } from '@garage/composition';
+import { startReceiver } from '@garage/webhook-delivery/testing';
+import { createTestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
 
 const API_MAIN = fileURLToPath(new URL('../../../apps/api/dist/main.js', import.meta.url));
@@ -23,7 +23,7 @@ export const startSeededApi = async (t: Test) => {
   const encryptionKey = randomBytes(32).toString('base64');
   // The receiver is on loopback, which webhooks reach only where the operator allows it (as the API's env does below).
   const loopback = ['127.0.0.0/8', '::1/128'];
-  const admin = makeAdminUseCasesOn(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], undefined, makeDestinationPolicy(loopback));
+  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], undefined, makeDestinationPolicy(loopback));
   await admin.createGarage({ slug: 'client', name: 'Garage Client', horizonDays: 60, minNoticeMinutes: 0 });
   const integration = await admin.createIntegration({
     garageSlug: 'client',

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { bookingWorld, GARAGE_ID, INTEGRATION_ID, PRODUCT_A } from '@garage/testkit';
+import { bookingWorld, GARAGE_ID, INTEGRATION_ID, PRODUCT_A } from '../src/testing/index.js';
 
 t.test('a booking writes its appointment.created event, with local times in the offset of each instant', async (t) => {
   // 2026-10-25: Paris leaves summer time at 03:00+02:00, so 02:00 is read twice; 09:00 that day is +01:00.

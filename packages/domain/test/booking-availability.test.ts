@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import { DateTime } from 'luxon';
 import { DomainError } from './support.js';
-import { bookingWorld, GARAGE_ID, outcome, type WorldOptions } from '@garage/testkit';
+import { bookingWorld, GARAGE_ID, outcome, type WorldOptions } from '../src/testing/index.js';
 
 // The world's clock: Monday 2026-11-30 09:00 in Paris. Hours: mon-fri 08:00-12:00,14:00-18:00; sat 09:00-12:00.
 

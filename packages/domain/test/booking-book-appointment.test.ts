@@ -1,15 +1,6 @@
 import t from 'tap';
 import { DomainError } from './support.js';
-import {
-  bookingWorld,
-  GARAGE_ID,
-  INTEGRATION_ID,
-  OTHER_INTEGRATION_ID,
-  outcome,
-  PRODUCT_A,
-  PRODUCT_B,
-  UNKNOWN_PRODUCT,
-} from '@garage/testkit';
+import { bookingWorld, GARAGE_ID, INTEGRATION_ID, OTHER_INTEGRATION_ID, outcome, PRODUCT_A, PRODUCT_B, UNKNOWN_PRODUCT } from '../src/testing/index.js';
 
 // The world's clock: Monday 2026-11-30 09:00 in Paris (UTC+1). Hours: mon-fri 08:00-12:00,14:00-18:00; sat 09:00-12:00.
 // Defaults: 30-minute slots, capacity 2, 120 minutes notice, 60 days horizon.

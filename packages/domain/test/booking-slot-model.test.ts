@@ -14,7 +14,7 @@ import {
   toLocalRfc3339,
   type BookingSettings,
 } from './support.js';
-import { bookingWorld, outcome } from '@garage/testkit';
+import { bookingWorld, outcome } from '../src/testing/index.js';
 
 const settings = (over: Partial<BookingSettings> & { hours?: string } = {}): BookingSettings => {
   const { hours, ...rest } = over;

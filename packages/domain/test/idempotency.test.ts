@@ -12,18 +12,20 @@ import {
   SlotFullError,
   type StoredResponse,
 } from './support.js';
-import { testClock } from '@garage/testkit';
+import { testClock } from '../src/testing/index.js';
 
 /** The transport's error mapping, as the HTTP app would give it: domain errors by code, anything else unmapped. */
 const STATUS: Record<string, number> = { SLOT_FULL: 409, VALIDATION_FAILED: 400, RATE_LIMITED: 429, UNAVAILABLE: 503 };
 const toResponse = (err: unknown): StoredResponse | null =>
   err instanceof DomainError ? { status: STATUS[err.code] ?? 500, body: { error: err.message, code: err.code } } : null;
+/** The HTTP app's rule: 429 and 5xx say "try again" and are not replayed. */
+const isFinal = (response: StoredResponse) => response.status !== 429 && response.status < 500;
 
 const world = () => {
   const clock = testClock('2026-11-30T08:00:00Z');
   const store = makeInMemoryIdempotencyStore();
   const { uow } = makeInMemoryBooking({ others: { idempotencyRecords: { complete: store.complete } } });
-  const idempotent = makeIdempotent({ store, uow, clock, toResponse });
+  const idempotent = makeIdempotent({ store, uow, clock, toResponse, isFinal });
   let runs = 0;
   const created = (id: string) => async (): Promise<StoredResponse> => {
     runs += 1;
@@ -136,7 +138,7 @@ t.test('the record commits with the change it records: when storing it fails, th
       },
     },
   });
-  const idempotent = makeIdempotent({ store, uow: booking.uow, clock, toResponse });
+  const idempotent = makeIdempotent({ store, uow: booking.uow, clock, toResponse, isFinal });
   const book = () =>
     booking.uow.run(async (tx) => {
       const appointment = await tx.appointments.create({

@@ -16,7 +16,7 @@ import {
   type UnitOfWork,
   type Vehicle,
 } from './support.js';
-import { testClock } from '@garage/testkit';
+import { testClock } from '../src/testing/index.js';
 
 const GARAGE_ID = '11111111-1111-4111-8111-111111111111';
 const VEHICLE_ID = '44444444-4444-4444-8444-444444444444';

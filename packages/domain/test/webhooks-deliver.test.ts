@@ -13,7 +13,7 @@ import {
   type WebhookRequest,
   type WebhookResponse,
 } from './support.js';
-import { fakeIntegrations, secretBox, testClock, type TestClock } from '@garage/testkit';
+import { fakeIntegrations, secretBox, testClock, type TestClock } from '../src/testing/index.js';
 
 const GARAGE = 'garage-1';
 const START = '2030-01-07T09:00:00Z';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { systemClock } from './support.js';
-import { inMemoryHarness, webhookStoreContract } from '@garage/testkit';
+import { inMemoryHarness, webhookStoreContract } from '../src/testing/index.js';
 
 // The same suite runs against Postgres and PGlite in packages/postgres: the fake is proven to behave like them.
 const harness = inMemoryHarness(systemClock);

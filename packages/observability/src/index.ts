@@ -1,2 +1,3 @@
 export { startMetricsServer, type MetricsServer } from './metrics-server.js';
 export { startHealthServer, type HealthReport, type HealthServer } from './health-server.js';
+export { registerHealthMetrics, type HealthMetrics } from './health-metrics.js';

@@ -1,12 +1,7 @@
-import { Kysely, PGliteDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { PipelinedBeginDialect, PipeliningClient } from './pipelined-begin.js';
 import type { Database } from './schema.js';
-import { parseTimestamptz } from './timestamps.js';
-
-// `date` stays a `YYYY-MM-DD` string: converting it to a JS Date would shift it by the process time zone.
-pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
-pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
+import { columnTypes, pgliteParsers } from './column-types.js';
 
 export type Db = Kysely<Database>;
 
@@ -84,17 +79,13 @@ const listenOn = async (config: pg.ClientConfig, channel: string, onNotify: () =
 
 export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
   const pool = new pg.Pool({
-    // Each statement run again is parsed and planned once per connection (prepared-statements.ts).
-    Client: PipeliningClient,
-    // A statement sent while another is out goes at once, behind it; a transaction's BEGIN and first statement travel
-    // together (pipelined-begin.ts). Used one statement at a time, a client behaves as without it.
-    pipeline: true,
     connectionString: options.connectionString,
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 2000,
     statement_timeout: options.statementTimeoutMillis ?? 10_000,
     idleTimeoutMillis: 30_000,
     application_name: options.applicationName ?? 'garage-api',
+    types: columnTypes,
   });
   // An idle client losing its connection emits on the pool; without a listener that would crash the process.
   pool.on('error', () => {});
@@ -102,7 +93,7 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
   // idle: without this, a Postgres restart mid-transaction would crash the process. The failure still reaches the
   // next query on that client, and pg-pool discards the client on release.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PipelinedBeginDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
     kind: 'postgres',
@@ -127,8 +118,7 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
 /** Embedded Postgres (WASM) for the zero-configuration start: same SQL, same repositories, one process. */
 export const connectPglite = async (dataDir: string | undefined): Promise<DatabaseHandle> => {
   const { PGlite } = await import('@electric-sql/pglite');
-  // PGlite parses `date` into a JS Date by default; keep it the same `YYYY-MM-DD` string as on pg (see above).
-  const pglite = new PGlite({ dataDir, parsers: { [pg.types.builtins.DATE]: (value: string) => value } });
+  const pglite = new PGlite({ dataDir, parsers: pgliteParsers });
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {

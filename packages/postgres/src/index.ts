@@ -3,7 +3,5 @@ export * from './schema.js';
 export * from './migrations/index.js';
 export * from './errors.js';
 export * from './repositories/index.js';
-export * from './storage.js';
 export * from './webhooks/index.js';
 export * from './idempotency-store.js';
-export * from './admin-use-cases.js';

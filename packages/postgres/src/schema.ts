@@ -181,6 +181,8 @@ export interface WebhookEventsTable {
   type: string;
   payload: Json<Record<string, unknown>>;
   created_at: Timestamp;
+  /** W3C `traceparent` of the work that wrote the event; null when tracing was off. */
+  trace_parent: ColumnType<string | null, string | null | undefined, never>;
 }
 
 export interface WebhookDeliveriesTable {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import t from 'tap';
-import { createTestDatabase, insertGarage } from '@garage/testkit/postgres';
+import { createTestDatabase, insertGarage } from '@garage/postgres/testing';
 
 /**
  * The occupancy read behind booking, rescheduling and availability is one query that an index serves: the partial

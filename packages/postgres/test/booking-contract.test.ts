@@ -1,9 +1,9 @@
-import { bookingContract, idempotencyStoreContract } from '@garage/testkit';
+import { bookingContract, idempotencyStoreContract } from '@garage/domain/testing';
 import { sql } from 'kysely';
 import t from 'tap';
 import { makeIdempotencyStore } from '../src/idempotency-store.js';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
-import { backends, insertGarage, insertIntegration } from '@garage/testkit/postgres';
+import { backends, insertGarage, insertIntegration } from '@garage/postgres/testing';
 
 // The suites the in-memory fakes pass too (packages/domain/test/booking-contract.test.ts and
 // idempotency-store-contract.test.ts), here against the real tables on both backends.

@@ -7,7 +7,7 @@ import { connectPglite, connectPostgres, type DatabaseHandle } from '../src/db.j
 import { toDomainError, withErrorMapping } from '../src/errors.js';
 import { migrateToLatest } from '../src/migrations/index.js';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { createTestDatabase } from '@garage/postgres/testing';
 
 const codeOf = (err: unknown) => (err instanceof DomainError ? err.code : undefined);
 

@@ -1,3 +1,3 @@
-import { garageRepositoryContract, runContract } from '@garage/testkit/postgres';
+import { garageRepositoryContract, runContract } from '@garage/postgres/testing';
 
 runContract(garageRepositoryContract);

@@ -1,3 +1,3 @@
-import { integrationRepositoryContract, runContract } from '@garage/testkit/postgres';
+import { integrationRepositoryContract, runContract } from '@garage/postgres/testing';
 
 runContract(integrationRepositoryContract);

@@ -1,8 +1,8 @@
 import t from 'tap';
 import type { Product } from '@garage/domain';
 import { makeUnitOfWork } from '../src/repositories/index.js';
-import { newGarage, productRow } from '@garage/testkit';
-import { createTestDatabase, eachCallCommitted, sleep } from '@garage/testkit/postgres';
+import { newGarage, productRow, sleep } from '@garage/domain/testing';
+import { createTestDatabase, eachCallCommitted } from '@garage/postgres/testing';
 
 /**
  * Real Postgres only: on PGlite every transaction already runs alone. The race this guards against is a writer that

@@ -1,3 +1,3 @@
-import { leadRepositoryContract, runContract } from '@garage/testkit/postgres';
+import { leadRepositoryContract, runContract } from '@garage/postgres/testing';
 
 runContract(leadRepositoryContract);

@@ -2,8 +2,8 @@ import t from 'tap';
 import type { ListName } from '@garage/domain';
 import { makeUnitOfWork } from '../src/repositories/index.js';
 import { makeListVersionProbe } from '../src/repositories/list-version-probe.js';
-import { newGarage, productRow, vehicleRow } from '@garage/testkit';
-import { backends, eachCallCommitted, sleep } from '@garage/testkit/postgres';
+import { newGarage, productRow, vehicleRow, sleep } from '@garage/domain/testing';
+import { backends, eachCallCommitted } from '@garage/postgres/testing';
 
 for (const backend of backends) {
   t.test(backend.name, async (t) => {

@@ -1,3 +1,3 @@
-import { productRepositoryContract, runContract } from '@garage/testkit/postgres';
+import { productRepositoryContract, runContract } from '@garage/postgres/testing';
 
 runContract(productRepositoryContract);

@@ -1,3 +1,3 @@
-import { quoteRepositoryContract, runContract } from '@garage/testkit/postgres';
+import { quoteRepositoryContract, runContract } from '@garage/postgres/testing';
 
 runContract(quoteRepositoryContract);

@@ -1,3 +1,3 @@
-import { runContract, stockRepositoryContract } from '@garage/testkit/postgres';
+import { runContract, stockRepositoryContract } from '@garage/postgres/testing';
 
 runContract(stockRepositoryContract);

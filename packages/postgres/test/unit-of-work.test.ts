@@ -1,3 +1,3 @@
-import { runContract, unitOfWorkContract } from '@garage/testkit/postgres';
+import { runContract, unitOfWorkContract } from '@garage/postgres/testing';
 
 runContract(unitOfWorkContract);

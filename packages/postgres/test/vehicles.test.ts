@@ -1,3 +1,3 @@
-import { runContract, vehicleRepositoryContract } from '@garage/testkit/postgres';
+import { runContract, vehicleRepositoryContract } from '@garage/postgres/testing';
 
 runContract(vehicleRepositoryContract);

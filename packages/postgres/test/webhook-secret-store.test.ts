@@ -3,8 +3,8 @@ import t from 'tap';
 import { makeReencryptWebhookSecrets, makeSecretBox, type EncryptionKey } from '@garage/domain';
 import { makeRepositories } from '../src/repositories/index.js';
 import { makeWebhookSecretStore } from '../src/webhooks/secret-store.js';
-import { newGarage } from '@garage/testkit';
-import { backends } from '@garage/testkit/postgres';
+import { newGarage } from '@garage/domain/testing';
+import { backends } from '@garage/postgres/testing';
 
 const key = (id: string): EncryptionKey => ({ id, key: randomBytes(32) });
 

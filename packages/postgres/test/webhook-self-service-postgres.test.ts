@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import pg from 'pg';
-import { createTestDatabase, insertGarage, insertIntegration } from '@garage/testkit/postgres';
+import { createTestDatabase, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { makeRepositories } from '../src/repositories/index.js';
 import { makeDeliveryQueue, makeOutbox, makeWebhookFeed, OUTBOX_CHANNEL } from '../src/webhooks/index.js';
 

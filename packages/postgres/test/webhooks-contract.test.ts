@@ -1,6 +1,6 @@
-import { webhookStoreContract } from '@garage/testkit';
+import { webhookStoreContract } from '@garage/domain/testing';
 import t from 'tap';
-import { backends, postgresHarness } from '@garage/testkit/postgres';
+import { backends, postgresHarness } from '@garage/postgres/testing';
 
 // The suite the in-memory fake passes too (packages/domain/test/webhooks-store-contract.test.ts).
 for (const backend of backends) {

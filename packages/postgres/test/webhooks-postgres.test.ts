@@ -1,7 +1,7 @@
 import { DELIVERY_LEASE_MS, type ClaimedDelivery } from '@garage/domain';
 import t from 'tap';
 import { connectPostgres } from '../src/db.js';
-import { createTestDatabase, insertGarage, insertIntegration } from '@garage/testkit/postgres';
+import { createTestDatabase, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { makeDeliveryQueue, makeOutbox } from '../src/webhooks/index.js';
 
 const later = (ms = 0) => new Date(Date.now() + 1_000 + ms);

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { connectRedis, pingRedis, waitForRedis } from '../src/connection.js';
+import { requireTestRedis } from '../src/testing/index.js';
 
-const url = process.env.TEST_REDIS_URL;
-if (!url) throw new Error('TEST_REDIS_URL is not set: these tests need a real Redis (see README)');
+const url = await requireTestRedis();
 
 t.test('a live Redis answers the readiness ping', async (t) => {
   const redis = connectRedis({ url });

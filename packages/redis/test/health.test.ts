@@ -1,10 +1,10 @@
-import { testClock } from '@garage/testkit';
+import { testClock } from '@garage/domain/testing';
 import t, { type Test } from 'tap';
 import { connectRedis, waitForRedis } from '../src/connection.js';
 import { watchRedis } from '../src/health.js';
+import { requireTestRedis } from '../src/testing/index.js';
 
-const url = process.env.TEST_REDIS_URL;
-if (!url) throw new Error('TEST_REDIS_URL is not set: these tests need a real Redis (see README)');
+const url = await requireTestRedis();
 
 const connected = async (t: Test) => {
   const redis = connectRedis({ url });

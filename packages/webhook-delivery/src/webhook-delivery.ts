@@ -13,6 +13,7 @@ import { makeDeliveryQueue, OUTBOX_CHANNEL, type DatabaseHandle, type Db } from 
 import { startDeliveryEngine, type DeliveryEngine } from './delivery-engine.js';
 import { makeHttpSender } from './http-sender.js';
 import type { DeliveryLogger } from './logger.js';
+import { tracedAttempt } from './traced-attempt.js';
 
 export interface WebhookDeliveryOptions {
   db: Db;
@@ -91,15 +92,21 @@ export const makeWebhookDelivery = ({
     logDelivery(logger, delivery);
     onDelivery?.(delivery);
   };
+  const attempt = makeAttemptDelivery(deps);
   return {
     deliverDue: makeDeliverDueWebhooks({ ...deps, batchSize, onDelivery: report }),
     start: (options = {}) =>
       startDeliveryEngine({
         queue,
-        attempt: makeAttemptDelivery(deps),
+        // Logged inside the attempt's span, so that the line carries its trace.
+        attempt: tracedAttempt(async (delivery) => {
+          const result = await attempt(delivery);
+          logDelivery(logger, result);
+          return result;
+        }),
         clock,
         logger,
-        onDelivery: report,
+        onDelivery,
         ...(listen ? { listen: (onWake: () => void) => listen(OUTBOX_CHANNEL, onWake) } : {}),
         ...options,
       }),

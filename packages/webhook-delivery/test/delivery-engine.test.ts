@@ -1,7 +1,8 @@
 import { parseRetrySchedule } from '@garage/domain';
 import { makeOutbox } from '@garage/postgres';
-import { memoryLogger, newEncryptionKey, sleep, startReceiver } from '@garage/testkit';
-import { backends, insertGarage, insertIntegration } from '@garage/testkit/postgres';
+import { sleep, newEncryptionKey } from '@garage/domain/testing';
+import { memoryLogger, startReceiver } from '@garage/webhook-delivery/testing';
+import { backends, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import t from 'tap';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';
 

@@ -1,10 +1,11 @@
 import { parseRetrySchedule, type WebhookEventType } from '@garage/domain';
 import { connectPostgres, makeDeliveryQueue, makeOutbox, type Db } from '@garage/postgres';
-import { createTestDatabase, insertGarage, insertIntegration } from '@garage/testkit/postgres';
+import { createTestDatabase, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';
-import { memoryLogger, newEncryptionKey, sleep, startReceiver } from '@garage/testkit';
+import { sleep, newEncryptionKey } from '@garage/domain/testing';
+import { memoryLogger, startReceiver } from '@garage/webhook-delivery/testing';
 
 // Real Postgres, real HTTP on loopback, the receiver's side checked with the Standard Webhooks reference library.
 const database = await createTestDatabase('worker');

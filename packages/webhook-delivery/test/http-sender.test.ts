@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { makeHttpSender, type Resolver } from '../src/http-sender.js';
-import { sleep, startReceiver } from '@garage/testkit';
+import { sleep } from '@garage/domain/testing';
+import { startReceiver } from '@garage/webhook-delivery/testing';
 
 const LOOPBACK = ['127.0.0.0/8', '::1/128'];
 const sender = makeHttpSender({ allowedNetworks: LOOPBACK });

@@ -1,7 +1,8 @@
 import { generateWebhookSecret, parseRetrySchedule } from '@garage/domain';
 import { makeOutbox, makeRepositories } from '@garage/postgres';
-import { memoryLogger, newEncryptionKey, startReceiver } from '@garage/testkit';
-import { createTestDatabase, insertGarage, insertIntegration } from '@garage/testkit/postgres';
+import { newEncryptionKey } from '@garage/domain/testing';
+import { memoryLogger, startReceiver } from '@garage/webhook-delivery/testing';
+import { createTestDatabase, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';

@@ -1,9 +1,10 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DEMO_GARAGE_SLUG, systemClock, type Clock, type DemoCredentials } from '@garage/domain';
-import { makeAdminUseCasesOn, makeRepositories, type Storage } from '@garage/postgres';
+import { makeRepositories } from '@garage/postgres';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { makeAdminUseCases, type Storage } from '@garage/composition';
 
 /** What an embedded start tells its operator: a working key, and where all demo credentials are kept. */
 export interface DemoAccess {
@@ -33,7 +34,7 @@ const readCredentials = async (file: string): Promise<DemoCredentials | null> =>
  */
 const ensureDemo = async (storage: Storage, clock: Clock): Promise<DemoAccess> => {
   const credentialsFile = join(dirname(storage.dataDir ?? '.'), 'demo-credentials.json');
-  const admin = makeAdminUseCasesOn(storage.handle.db, storage.encryptionKeys, clock);
+  const admin = makeAdminUseCases(storage.handle.db, storage.encryptionKeys, clock);
   const seeded = (await makeRepositories(storage.handle.db).garages.findBySlug(DEMO_GARAGE_SLUG)) !== null;
   let credentials = seeded ? await readCredentials(credentialsFile) : null;
   if (!seeded) {

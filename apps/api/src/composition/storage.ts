@@ -1,7 +1,8 @@
-import { connectPostgres, migrateToLatest, openStorage, type DatabaseHandle, type Storage } from '@garage/postgres';
+import { connectPostgres, migrateToLatest, type DatabaseHandle } from '@garage/postgres';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '@garage/config';
+import { openStorage, type Storage } from '@garage/composition';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,5 +1,4 @@
 import {
-  cacheKeyLookup,
   deriveSubkey,
   makeAuthenticate,
   makeBookAppointment,
@@ -34,12 +33,14 @@ import {
   makeUnitOfWork,
   makeWebhookFeed,
   type DatabaseHandle,
-  type Storage,
 } from '@garage/postgres';
 import { makeHttpSender } from '@garage/webhook-delivery';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { isFinalResponse } from '../http/idempotency.js';
 import { toHttpError } from '../plugins/error-handler.js';
+import type { Storage } from '@garage/composition';
+import { cachedLookup } from './cached-lookup.js';
 
 /**
  * How long a key lookup is trusted on one instance. Revoking or rotating a key must take effect everywhere within
@@ -70,8 +71,10 @@ const makeApiUseCases = (
   // One per encryption key, the active key's first (see `makeCursorCodec`).
   const cursors = makeCursorCodec(storage.encryptionKeys.map((key) => deriveSubkey([key], 'cursor')));
   const authenticate = makeAuthenticate({
-    findByKeyHash: cacheKeyLookup((hash) => repos.integrations.findActiveByKeyHash(hash), { ttlMs: keyCacheTtlMs, clock }),
-    integrations: repos.integrations,
+    integrations: {
+      findActiveByKeyHash: cachedLookup((hash) => repos.integrations.findActiveByKeyHash(hash), { ttlMs: keyCacheTtlMs, clock }),
+      touchLastUsed: (id, at) => repos.integrations.touchLastUsed(id, at),
+    },
     clock,
     onTouchError: (err) => log.warn({ err }, 'could not record the last use of an API key'),
   });
@@ -80,7 +83,7 @@ const makeApiUseCases = (
     resolveFleetGarage: makeResolveFleetGarage({
       authenticate,
       // A slug always names the same garage; a garage created after a 404 is found within the same window as a key.
-      garages: { findBySlug: cacheKeyLookup((slug) => repos.garages.findBySlug(slug), { ttlMs: keyCacheTtlMs, clock }) },
+      garages: { findBySlug: cachedLookup((slug) => repos.garages.findBySlug(slug), { ttlMs: keyCacheTtlMs, clock }) },
     }),
     listProducts: makeListProducts({ products: replica.products, cursors }),
     listStock: makeListStock({ stock: replica.stock, cursors }),
@@ -106,7 +109,7 @@ const makeApiUseCases = (
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
     retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), clock }),
     // The error handler's own mapping decides which thrown errors become stored responses.
-    runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError }),
+    runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError, isFinal: isFinalResponse }),
   };
 };
 

@@ -31,6 +31,12 @@ import { idempotencyScope, IDEMPOTENCY_KEY_MAX_LENGTH, requestHash, type StoredR
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 
+/**
+ * Which responses a retry with the same key receives again. 429 and 5xx say "try again": storing them would make
+ * every retry fail the same way, so their key is released and a retry runs anew.
+ */
+export const isFinalResponse = (response: StoredResponse): boolean => response.status !== 429 && response.status < 500;
+
 export type IdempotencyScopeKind = 'integration' | 'path' | 'vehicle';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

@@ -1,14 +1,13 @@
-import { ValidationError, whenReady, type Principal, type SyncToggle } from '@garage/domain';
+import { ValidationError, type Principal, type SyncToggle } from '@garage/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { awaitableHook } from '../http/awaitable-hook.js';
 import { makeThrottledAuthentication } from './auth-throttle.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /**
      * onRequest hook: a valid key whose integration has `toggle` on, else 401 (CONTRACT.md §3); with null, a valid key
-     * whatever its toggles (the webhook self-service of §5.1). A callback hook, done at once for a cached key.
+     * whatever its toggles (the webhook self-service of §5.1).
      */
     requireKey(toggle: SyncToggle | null): onRequestHookHandler;
     /** onRequest hook for fleet routes: a key of any integration of the garage, or the public `garageSlug`. */
@@ -56,30 +55,20 @@ export default fp(
     app.decorateRequest('garageId', null);
 
     const throttled = makeThrottledAuthentication(app);
-    app.decorate('requireKey', (toggle: SyncToggle | null) =>
-      awaitableHook((request, reply) =>
-        whenReady(
-          throttled(request, reply, () => app.useCases.authenticate(readApiKey(request, reply), toggle)),
-          (principal) => {
-            request.principal = principal;
-            request.garageId = principal.garageId;
-          },
-        ),
-      ),
-    );
+    app.decorate('requireKey', (toggle: SyncToggle | null): onRequestHookHandler => async (request, reply) => {
+      const principal = await throttled(request, reply, () => app.useCases.authenticate(readApiKey(request, reply), toggle));
+      request.principal = principal;
+      request.garageId = principal.garageId;
+    });
 
     // A fleet request that carries a key is a key check like any other (§4.5): its failures count, and a throttled
     // address is refused. One with only the public garageSlug is not key-authenticated and is never throttled.
-    app.decorate(
-      'fleetAccess',
-      awaitableHook((request, reply) => {
-        const apiKey = readApiKey(request, reply);
-        const resolve = () => app.useCases.resolveFleetGarage({ apiKey, garageSlug: queryParam(request, 'garageSlug') });
-        return whenReady(apiKey === undefined ? resolve() : throttled(request, reply, resolve), (garageId) => {
-          request.garageId = garageId;
-        });
-      }),
-    );
+    const fleetAccess: onRequestHookHandler = async (request, reply) => {
+      const apiKey = readApiKey(request, reply);
+      const resolve = async () => app.useCases.resolveFleetGarage({ apiKey, garageSlug: queryParam(request, 'garageSlug') });
+      request.garageId = await (apiKey === undefined ? resolve() : throttled(request, reply, resolve));
+    };
+    app.decorate('fleetAccess', fleetAccess);
   },
   { name: 'auth', dependencies: ['use-cases', 'rate-limits'] },
 );

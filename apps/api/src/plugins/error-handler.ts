@@ -1,10 +1,11 @@
-import { isDomainError, UNAUTHORIZED_MESSAGE, type ErrorCode, type ErrorDetail } from '@garage/domain';
+import { isDomainError, UNAUTHORIZED_MESSAGE, type ErrorDetail } from '@garage/domain';
 import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ApiErrorCode } from '../http/error-codes.js';
 import { redactedPath } from '../logging.js';
 
 /** The one mapping from contract codes to HTTP statuses (CONTRACT.md §2). */
-export const STATUS_OF: Record<ErrorCode, number> = {
+export const STATUS_OF: Record<ApiErrorCode, number> = {
   VALIDATION_FAILED: 400,
   INVALID_REFERENCE: 400,
   UNAUTHORIZED: 401,
@@ -29,7 +30,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
 
 export interface ErrorBody {
   error: string;
-  code: ErrorCode;
+  code: ApiErrorCode;
   details?: ErrorDetail[];
 }
 

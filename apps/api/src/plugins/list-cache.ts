@@ -1,9 +1,9 @@
-import { isPromise, systemClock, whenReady, type Awaitable, type Clock, type ListName, type ListVersionProbe } from '@garage/domain';
+import { systemClock, type Clock, type ListName, type ListVersionProbe } from '@garage/domain';
 import DataLoader from 'dataloader';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
-import { runThenDone } from '../http/awaitable-hook.js';
+import { makePageCache } from '../http/page-cache.js';
 import { matches, sendNotModified } from './http-conventions.js';
 
 /**
@@ -14,11 +14,12 @@ import { matches, sendNotModified } from './http-conventions.js';
 export const PAGE_CACHE_MAX_AGE_MS = 3000;
 /**
  * Per instance: some 250 pages of 100 products, the first pages of hundreds of garages. Kept small so that the API
- * stays within its memory budget (issue 18: RSS ≤ 200 MB, which a full 16 MiB cache alone took ~20 MiB of); pages
- * read once are not kept at all (see `admitted`).
+ * stays within its memory budget; pages read once are not kept at all (see `admitted`).
  */
 const MAX_BYTES = 8 * 1024 * 1024;
 const MAX_ENTRIES = 20_000;
+/** What one garage may hold of both bounds: a garage flooding the cache with new queries evicts only its own pages. */
+export const GARAGE_SHARE = 1 / 8;
 /** Query parameters that say who is asking, not what: the garage they resolve to is part of the key. */
 const ACCESS_PARAMETERS = new Set(['apiKey', 'garageSlug']);
 
@@ -39,6 +40,7 @@ declare module 'fastify' {
 
 /** A page being read by one request, at the version probed before the read. */
 interface PageRead {
+  garageId: string;
   key: string;
   version: string;
   /** The page was read before, within a page's maximum age: its bytes are worth keeping. */
@@ -88,22 +90,21 @@ const versionsOf = (probe: ListVersionProbe, list: ListName, shareMs: number, cl
     },
     { cache: false, maxBatchSize: 500, batchScheduleFn: (dispatch) => void inFlight.then(dispatch) },
   );
-  if (shareMs <= 0) return (garageId: string): Awaitable<string> => loader.load(garageId);
+  if (shareMs <= 0) return (garageId: string): Promise<string> => loader.load(garageId);
   const recent = new LRUCache<string, string>({ max: MAX_ENTRIES, ttl: shareMs, ttlResolution: 0, perf: timerOf(clock) });
-  // A shared version is returned as it is, not in a promise: the cached page is then sent without a microtask.
-  return (garageId: string): Awaitable<string> =>
-    recent.get(garageId) ??
-    loader.load(garageId).then((version) => {
-      recent.set(garageId, version);
-      return version;
-    });
+  return async (garageId: string): Promise<string> => {
+    const shared = recent.get(garageId);
+    if (shared !== undefined) return shared;
+    const version = await loader.load(garageId);
+    recent.set(garageId, version);
+    return version;
+  };
 };
 
 /**
  * The garage, the list and every parameter that shapes the page. Most queries (`?limit=100&cursor=…`) cannot name an
- * access parameter: without a percent escape and without either name, the query string as sent is the key, with no
- * parse, sort or encoding per request (issue 18). Others are keyed by their parsed parameters less the access ones, in
- * a fixed order. The two kinds of key start differently, so that one never stands for the other.
+ * access parameter: without a percent escape and without either name, the query string as sent is the key. Others
+ * are keyed by their parsed parameters less the access ones, in a fixed order. The two kinds of key start differently, so that one never stands for the other.
  */
 const keyOf = (list: ListName, garageId: string, url: string, query: unknown) => {
   const start = url.indexOf('?');
@@ -128,23 +129,22 @@ export interface ListCacheOptions {
  * costs one small indexed query instead of reading, serialising and hashing the page again; a matching
  * `If-None-Match` is then answered 304 from the cached ETag. Every request first learns the list's version for its
  * garage (probed at most once a second per instance, batched), and a page is served only if it was read at that same
- * version, so a write is seen within a second. Pages are keyed by garage: one garage never gets another's page.
+ * version, so a write is seen within a second. Pages are keyed by garage: one garage never gets another's page, and
+ * each garage holds at most `GARAGE_SHARE` of the cache.
  */
 export default fp(
   async (app: FastifyInstance, { clock = systemClock, versionShareMs = LIST_VERSION_SHARE_MS }: ListCacheOptions) => {
     const probe = app.listVersionProbe;
     // A page's bytes are kept only from its second read within a page's lifetime on (a doorkeeper, as in TinyLFU). A
     // cursor walk reads each page once, and a page kept 3 s that nobody asks for again only holds memory: while a
-    // connector walked a large catalog, such pages filled the cache and grew the process by some 16 MiB (issue 18).
+    // connector walked a large catalog, such pages filled the cache and grew the process by some 16 MiB.
     const readBefore = new LRUCache<string, true>({ max: MAX_ENTRIES, ttl: PAGE_CACHE_MAX_AGE_MS, ttlResolution: 0, perf: timerOf(clock) });
-    const pages = new LRUCache<string, CachedPage>({
-      max: MAX_ENTRIES,
-      maxSize: MAX_BYTES,
-      sizeCalculation: (page, key) => (page.body?.length ?? 0) + page.etag.length + key.length,
-      ttl: PAGE_CACHE_MAX_AGE_MS,
-      // Read the clock on every lookup rather than reuse a reading for a millisecond: the age bound is exact.
-      ttlResolution: 0,
-      perf: timerOf(clock),
+    const pages = makePageCache<CachedPage>({
+      maxBytes: MAX_BYTES,
+      maxEntries: MAX_ENTRIES,
+      garageShare: GARAGE_SHARE,
+      ttlMs: PAGE_CACHE_MAX_AGE_MS,
+      now: () => clock.nowMs(),
     });
     const versionOf = {
       products: versionsOf(probe, 'products', versionShareMs, clock),
@@ -161,74 +161,50 @@ export default fp(
 
     app.decorateRequest('pageToCache', null);
 
-    /**
-     * Answers from the cache, or marks the request as the read of its page. Runs right after the route's access hook,
-     * before validation: a page is kept under the query as the client wrote it, so a page found was sent before for
-     * these very parameters, which then passed validation; a request that does not is refused as usual, and what it
-     * sends is not kept. Validation and the preHandler stage stay off the path of a cached page (issue 18).
-     */
-    const answerOrRead = (list: ListName) => (request: FastifyRequest, reply: FastifyReply): Awaitable<void> => {
-      const garageId = request.garageId;
-      if (garageId === null) return;
-      const key = keyOf(list, garageId, request.url, request.query);
-      return whenReady(versionOf[list](garageId), (version) => answerAt(request, reply, key, version));
+    const send = (reply: FastifyReply, page: CachedPage, ifNoneMatch: string | undefined) => {
+      if (notModified(page, ifNoneMatch)) return sendNotModified(reply, page.etag);
+      // With its ETag set, http-conventions does not hash the body again.
+      return reply.header('etag', page.etag).type('application/json; charset=utf-8').send(page.body);
     };
-    const answerAt = (request: FastifyRequest, reply: FastifyReply, key: string, version: string): Awaitable<void> => {
+    const startRead = (request: FastifyRequest, garageId: string, key: string, version: string) => {
+      let settle: (page: CachedPage | null) => void = () => {};
+      const admitted = readBefore.has(key);
+      readBefore.set(key, true);
+      const read: PageRead = { garageId, key, version, admitted, page: new Promise((resolve) => (settle = resolve)), settle };
+      reading.set(key, read);
+      request.pageToCache = read;
+    };
+
+    /**
+     * Answers a list route's request from the cache, or marks it as the read of its page. A preValidation hook: it
+     * runs after the route's access hook (onRequest), which sets the garage and refuses what it must, and before
+     * validation. A page is kept under the query as the client wrote it, so a page found was sent before for these
+     * very parameters, which then passed validation; a request that does not is refused as usual, and what it sends is
+     * not kept.
+     */
+    app.addHook('preValidation', async (request, reply) => {
+      const list = request.routeOptions.config.listCache;
+      const garageId = request.garageId;
+      if (list === undefined || garageId === null) return;
+      const key = keyOf(list, garageId, request.url, request.query);
+      const version = await versionOf[list](garageId);
       const ifNoneMatch = request.headers['if-none-match'];
       const page = pages.get(key);
       if (answers(page, version, ifNoneMatch)) return send(reply, page, ifNoneMatch);
       const read = reading.get(key);
-      if (read?.version !== version) return startRead(request, key, version);
-      return read.page.then((sent) => (answers(sent, version, ifNoneMatch) ? send(reply, sent, ifNoneMatch) : startRead(request, key, version)));
-    };
-    const send = (reply: FastifyReply, page: CachedPage, ifNoneMatch: string | undefined) => {
-      if (notModified(page, ifNoneMatch)) return void sendNotModified(reply, page.etag);
-      // With its ETag set, http-conventions does not hash the body again.
-      reply.header('etag', page.etag).type('application/json; charset=utf-8').send(page.body);
-    };
-    const startRead = (request: FastifyRequest, key: string, version: string) => {
-      let settle: (page: CachedPage | null) => void = () => {};
-      const admitted = readBefore.has(key);
-      readBefore.set(key, true);
-      const read: PageRead = { key, version, admitted, page: new Promise((resolve) => (settle = resolve)), settle };
-      reading.set(key, read);
-      request.pageToCache = read;
-    };
-    // A list route has one access hook (`requireKey`, `fleetAccess`), which sets the garage; the cache runs right after
-    // it, in the same hook: one hook fewer on every read. A route without exactly one such hook (a callback hook, or one
-    // that returns its promise as Fastify requires of a hook without `done`) would never be answered from the cache: it
-    // fails at start.
-    app.addHook('onRoute', (route) => {
-      const list = route.config?.listCache;
-      if (list === undefined) return;
-      const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
-      const [access] = own;
-      if (own.length !== 1 || access === undefined) {
-        throw new Error(`list route ${route.method} ${route.url} needs exactly one access hook`);
+      if (read?.version === version) {
+        const sent = await read.page;
+        if (answers(sent, version, ifNoneMatch)) return send(reply, sent, ifNoneMatch);
       }
-      const accessHook = access as unknown as (request: FastifyRequest, reply: FastifyReply, done?: HookHandlerDoneFunction) => unknown;
-      const cached = answerOrRead(list);
-      route.onRequest = [
-        function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-          const next = (err?: Error) => {
-            // As Fastify would: an error, or a hook that answered, ends the stage.
-            if (err || reply.sent) return done(err);
-            runThenDone(() => cached(request, reply), done);
-          };
-          if (accessHook.length === 3) return void accessHook.call(this, request, reply, next);
-          const result = accessHook.call(this, request, reply);
-          if (!isPromise(result)) return done(new Error(`the access hook of ${route.url} returned no promise`));
-          result.then(() => next(), next);
-        },
-      ];
+      startRead(request, garageId, key, version);
     });
 
     // Registered after http-conventions: the page's ETag is set and, for a 304, the body is already gone. A 304 still
     // teaches the page's ETag, which is all the next conditional request needs.
-    app.addHook('onSend', (request, reply, payload, done) => {
+    app.addHook('onSend', async (request, reply, payload) => {
       const read = request.pageToCache;
       // Routes of plugins registered before this one (the docs page) have no such property at all.
-      if (!read) return done(null, payload);
+      if (!read) return payload;
       const etag = reply.getHeader('etag');
       let page: CachedPage | null = null;
       // http-conventions hands on the body as the bytes it hashed: kept as they are, never copied. A page read for the
@@ -238,22 +214,19 @@ export default fp(
       } else if (typeof etag === 'string' && reply.statusCode === 304) {
         page = { version: read.version, etag, body: null };
       }
-      if (page) pages.set(read.key, read.admitted ? page : { ...page, body: null });
+      if (page) {
+        const kept = read.admitted ? page : { ...page, body: null };
+        pages.set(read.garageId, read.key, kept, (kept.body?.length ?? 0) + kept.etag.length + read.key.length);
+      }
       finish(read, page);
-      done(null, payload);
+      return payload;
     });
     // Whatever became of the read (an error, a client gone), those waiting for it must not wait for ever.
-    const release = (request: FastifyRequest) => {
+    const release = async (request: FastifyRequest) => {
       if (request.pageToCache) finish(request.pageToCache, null);
     };
-    app.addHook('onResponse', (request, _reply, done) => {
-      release(request);
-      done();
-    });
-    app.addHook('onRequestAbort', (request, done) => {
-      release(request);
-      done();
-    });
+    app.addHook('onResponse', release);
+    app.addHook('onRequestAbort', release);
   },
   { name: 'list-cache', dependencies: ['http-conventions', 'use-cases'] },
 );

@@ -7,8 +7,8 @@ import helmet, { type HelmetOptions } from 'helmet';
  * helmet's options for what the API answers: JSON, which no browser renders as a page. A CSP that allows nothing and
  * no framing, HSTS, `nosniff`, no referrer, same-origin resources; the headers that only concern documents (the
  * opener policy, origin-agent clusters, DNS prefetching, IE's download options, Flash's cross-domain policies, the
- * XSS auditor) are left out, as is the CSP of a page. Six short headers instead of helmet's twelve (~700 bytes): on a
- * 304 or a cached page they were a fifth of the API's work (issue 18). The documentation page gets helmet's defaults.
+ * XSS auditor) are left out, as is the CSP of a page. Six short headers instead of helmet's twelve (~700 bytes), which
+ * on a 304 or a cached page would outweigh the rest of the response. The documentation page gets helmet's defaults.
  */
 const JSON_API_HELMET_OPTIONS = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -49,8 +49,7 @@ export const setsHeaders = (headers: Record<string, string>) => (_request: Fasti
 
 /**
  * The headers every response carries, from its first hook on (errors and 404s included): the JSON API's security
- * headers and the request id (CONTRACT.md §1). One hook for both: every hook runs on every request (a callback
- * hook costs a few hundred instructions, an async one more), and these two ran first on every one of them (issue 18).
+ * headers and the request id (CONTRACT.md §1). One hook for both, since every hook runs on every request.
  */
 export default fp(
   async (app: FastifyInstance) => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 
 /** A probe must answer quickly even when a dependency hangs. */
-const READINESS_TIMEOUT_MS = 1500;
+export const READINESS_TIMEOUT_MS = 1500;
 
 const Health = Type.Object(
   {

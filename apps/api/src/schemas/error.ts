@@ -1,10 +1,10 @@
-import { ERROR_CODES } from '@garage/domain';
+import { API_ERROR_CODES } from '../http/error-codes.js';
 import { Type, type TSchema } from 'typebox';
 
 export const ErrorBody = Type.Object(
   {
     error: Type.String({ description: 'Human-readable message' }),
-    code: Type.Enum([...ERROR_CODES], { description: 'Stable machine-readable code (see the error table)', examples: ['VALIDATION_FAILED'] }),
+    code: Type.Enum([...API_ERROR_CODES], { description: 'Stable machine-readable code (see the error table)', examples: ['VALIDATION_FAILED'] }),
     details: Type.Optional(
       Type.Array(
         Type.Object({

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { AdminUseCases, ImportResult } from '@garage/domain';
+import type { ImportResult } from '@garage/domain';
 import type { CliContext, JsonOption } from '../context.js';
 import { CliError } from '../errors.js';
+import type { AdminUseCases } from '@garage/composition';
 
 type Importer = (admin: AdminUseCases) => (garageSlug: string, rows: unknown) => Promise<ImportResult>;
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@garage/testkit/postgres';
+import { createTestDatabase, type TestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
 import type { CliEnv } from './cli.js';
 

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseEncryptionKey, type DemoCredentials } from '@garage/domain';
-import { makeAdminUseCasesOn } from '@garage/postgres';
-import { createTestDatabase } from '@garage/testkit/postgres';
+import { makeAdminUseCases } from '@garage/composition';
+import { createTestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
 
 const API_MAIN = fileURLToPath(new URL('../../../../apps/api/dist/main.js', import.meta.url));
@@ -35,7 +35,7 @@ export const startDemoApi = async (t: Test): Promise<DemoApi> => {
   const database = await createTestDatabase('docs');
   t.teardown(() => database.drop());
   const encryptionKey = randomBytes(32).toString('base64');
-  const admin = makeAdminUseCasesOn(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
+  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
   const credentials = await admin.seedDemo();
   const webhookPort = await freePort();
   await admin.updateIntegration(credentials.integrations[0]!.id, { webhookUrl: `http://127.0.0.1:${webhookPort}/hooks` });

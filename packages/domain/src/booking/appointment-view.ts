@@ -1,5 +1,5 @@
-import { completeCustomer, completeVehicle, type Appointment, type AppointmentStatus } from '../entities/appointment.js';
-import type { OutboxEvent, WebhookEventType } from '../ports/outbox.port.js';
+import { completeCustomer, completeVehicle, type Appointment, type AppointmentStatus } from './appointment.js';
+import type { OutboxEvent, WebhookEventType } from '../webhooks/outbox.port.js';
 import { localRfc3339 } from './slot-model.js';
 
 /** The appointment object of CONTRACT.md §4.6, as the API answers it and webhook events carry it. */

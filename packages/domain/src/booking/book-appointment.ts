@@ -4,15 +4,15 @@ import {
   type Appointment,
   type AppointmentCustomer,
   type AppointmentVehicle,
-} from '../entities/appointment.js';
-import { InvalidReferenceError, NotFoundError, SlotFullError, ValidationError } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import { CONTACT_LIMITS, checkContact } from '../services/contact.js';
-import { isUuid } from '../services/uuid.js';
-import { Checker, isRecord } from '../services/validate.js';
+} from './appointment.js';
+import { InvalidReferenceError, NotFoundError, ValidationError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { UnitOfWork } from '../shared/unit-of-work.port.js';
+import { CONTACT_LIMITS, checkContact } from '../shared/contact.js';
+import { isUuid } from '../shared/ids.js';
+import { Checker, isRecord } from '../shared/validation.js';
 import { appointmentEvent } from './appointment-view.js';
-import { remainingCapacity, slotOccupancy } from './occupancy.js';
+import { ensureRoomUnderLock } from './capacity-rule.js';
 import { localDatesAround, makeSlotModel } from './slot-model.js';
 
 export interface BookAppointmentCommand {
@@ -98,7 +98,7 @@ export const makeBookAppointment =
     uow.run(async (tx) => {
       const { garageId, integrationId } = cmd.principal;
       // The garage and the closures of the days around the start, in one read: the start's local date needs the
-      // garage's zone, and every read is a round trip of this transaction (issue 18).
+      // garage's zone, and every read is a round trip made while the transaction is open.
       const around = localDatesAround(cmd.startsAt);
       const found = around
         ? await tx.garages.findWithClosures(garageId, around.from, around.to)
@@ -131,15 +131,7 @@ export const makeBookAppointment =
           : await tx.garages.listClosures(garageId, localDate, localDate);
       const interval = model.resolve(candidate, closures);
 
-      const last = interval.slots[interval.slots.length - 1] ?? interval.start;
-      const booked = await tx.bookingLocks.acquireAndListOverlapping(
-        { garageId, localDate: interval.localDate },
-        interval.start,
-        new Date(last.getTime() + settings.slotMinutes * 60_000),
-      );
-      if (remainingCapacity(settings.capacity, interval.slots, slotOccupancy(settings.slotMinutes, booked)) <= 0) {
-        throw new SlotFullError();
-      }
+      await ensureRoomUnderLock(tx.bookingLocks, { garageId, localDate: interval.localDate }, settings, interval);
       const appointment = await tx.appointments.create({
         garageId,
         integrationId,

@@ -25,7 +25,7 @@ export interface BookingLocks {
   /**
    * `acquire(key)`, then what `appointments.listOverlapping(key.garageId, from, to, excludeId)` returns, read after
    * the lock was granted (fresh reads above). One step, so that an adapter can take the lock and read in one round
-   * trip: the check that must not race is made under the lock on this read (issue 18).
+   * trip: the check that must not race is made under the lock on this read.
    */
   acquireAndListOverlapping(key: BookingLockKey, from: Date, to: Date, excludeId?: string): Promise<BookedInterval[]>;
 }

@@ -1,6 +1,6 @@
-import type { Clock } from '../ports/clock.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import { Checker } from '../services/validate.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { UnitOfWork } from '../shared/unit-of-work.port.js';
+import { Checker } from '../shared/validation.js';
 import { appointmentEvent } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
 

@@ -1,7 +1,7 @@
-import { OPEN_STATUSES, type Appointment } from '../entities/appointment.js';
-import type { Garage } from '../entities/garage.js';
-import { AppointmentNotChangeableError, NotFoundError } from '../errors.js';
-import type { Transaction } from '../ports/unit-of-work.port.js';
+import { OPEN_STATUSES, type Appointment } from './appointment.js';
+import type { Garage } from '../garages/garage.js';
+import { AppointmentNotChangeableError, NotFoundError } from '../shared/errors.js';
+import type { Transaction } from '../shared/unit-of-work.port.js';
 
 /**
  * The appointment a connector asks to change, locked for the rest of the transaction, with its garage. A connector may

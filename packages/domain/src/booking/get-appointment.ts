@@ -1,5 +1,5 @@
-import { NotFoundError } from '../errors.js';
-import type { GarageRepository } from '../ports/garage-repository.port.js';
+import { NotFoundError } from '../shared/errors.js';
+import type { GarageRepository } from '../garages/garage-repository.port.js';
 import type { AppointmentReader } from './appointment-repository.port.js';
 import { appointmentView, type AppointmentView } from './appointment-view.js';
 

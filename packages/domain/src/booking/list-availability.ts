@@ -1,7 +1,7 @@
-import { NotFoundError, ValidationError } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { GarageRepository } from '../ports/garage-repository.port.js';
-import { Checker } from '../services/validate.js';
+import { NotFoundError, ValidationError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { GarageRepository } from '../garages/garage-repository.port.js';
+import { Checker } from '../shared/validation.js';
 import type { AppointmentReader } from './appointment-repository.port.js';
 import { remainingCapacity, slotOccupancy } from './occupancy.js';
 import { addCalendarDays, checkBookingDuration, checkLocalDate, makeSlotModel } from './slot-model.js';

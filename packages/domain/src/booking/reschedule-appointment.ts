@@ -1,11 +1,11 @@
-import { SlotFullError, ValidationError } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import { Checker } from '../services/validate.js';
+import { ValidationError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { UnitOfWork } from '../shared/unit-of-work.port.js';
+import { Checker } from '../shared/validation.js';
 import { compareBookingLockKeys, type BookingLockKey } from './booking-lock.port.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
-import { remainingCapacity, slotOccupancy } from './occupancy.js';
+import { ensureRoomUnderLock } from './capacity-rule.js';
 import { makeSlotModel } from './slot-model.js';
 
 export interface RescheduleAppointmentCommand {
@@ -43,16 +43,7 @@ export const makeRescheduleAppointment =
       const [firstLock, lastLock] = compareBookingLockKeys(fromDay, toDay) <= 0 ? [fromDay, toDay] : [toDay, fromDay];
       if (firstLock.localDate !== lastLock.localDate) await tx.bookingLocks.acquire(firstLock);
 
-      const last = interval.slots[interval.slots.length - 1] ?? interval.start;
-      const booked = await tx.bookingLocks.acquireAndListOverlapping(
-        lastLock,
-        interval.start,
-        new Date(last.getTime() + settings.slotMinutes * 60_000),
-        appointment.id,
-      );
-      if (remainingCapacity(settings.capacity, interval.slots, slotOccupancy(settings.slotMinutes, booked)) <= 0) {
-        throw new SlotFullError();
-      }
+      await ensureRoomUnderLock(tx.bookingLocks, lastLock, settings, interval, appointment.id);
       const moved = await tx.appointments.update(appointment.id, {
         startsAt: interval.start,
         endsAt: interval.end,

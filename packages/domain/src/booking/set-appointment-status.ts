@@ -1,9 +1,9 @@
-import { OPEN_STATUSES, type AppointmentStatus } from '../entities/appointment.js';
-import { AppointmentNotChangeableError, NotFoundError, ValidationError } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
-import { isUuid } from '../services/uuid.js';
-import { Checker } from '../services/validate.js';
+import { OPEN_STATUSES, type AppointmentStatus } from './appointment.js';
+import { AppointmentNotChangeableError, NotFoundError, ValidationError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { UnitOfWork } from '../shared/unit-of-work.port.js';
+import { isUuid } from '../shared/ids.js';
+import { Checker } from '../shared/validation.js';
 import { appointmentEvent } from './appointment-view.js';
 import { CANCELLATION_REASON_MAX } from './cancel-appointment.js';
 

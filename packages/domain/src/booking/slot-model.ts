@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
-import { WEEKDAYS, type BookingSettings, type Closure } from '../entities/garage.js';
-import { DatesUnavailableError } from '../errors.js';
-import { minutesOfDay } from '../services/opening-hours.js';
-import { LOCAL_DATE, type Checker } from '../services/validate.js';
+import { WEEKDAYS, type BookingSettings, type Closure } from '../garages/garage.js';
+import { DatesUnavailableError } from '../shared/errors.js';
+import { minutesOfDay } from '../garages/opening-hours.js';
+import { LOCAL_DATE, type Checker } from '../shared/validation.js';
 
 /**
  * The one slot model behind booking and availability (CONTRACT.md §4.1). Both use-cases go through `parse` (the

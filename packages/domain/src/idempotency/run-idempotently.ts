@@ -1,6 +1,6 @@
-import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
-import type { UnitOfWork } from '../ports/unit-of-work.port.js';
+import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { UnitOfWork } from '../shared/unit-of-work.port.js';
 import type { IdempotencyStore, StoredResponse } from './idempotency-store.port.js';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
@@ -24,9 +24,6 @@ export type RunIdempotently = (
   run: () => Promise<StoredResponse>,
 ) => Promise<IdempotentResponse>;
 
-/** 429 and 5xx say "try again": storing them would make the retry fail forever. */
-const isStorable = (status: number) => status !== 429 && status < 500;
-
 export const checkIdempotencyKey = (key: unknown): key is string =>
   typeof key === 'string' && key.length >= 1 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH;
 
@@ -34,10 +31,11 @@ export const checkIdempotencyKey = (key: unknown): key is string =>
  * The Idempotency-Key rules of CONTRACT.md §4.1 around one request handler `run`:
  * - first use: runs it inside a unit of work and stores its response in that same transaction, so the record commits
  *   with the change it records (the use case's own `uow.run` joins it): a process that dies at any moment leaves
- *   either both or neither. A 429 or 5xx response is not stored; its key is released for a retry;
- * - `run` throws: `toResponse` (the transport's own error mapping) says which response the error becomes; a
- *   storable one is stored and the error rethrown so the transport answers as usual; an unmapped error (null) or
- *   a 429/5xx releases the key and is rethrown;
+ *   either both or neither. A response the transport's `isFinal` refuses (one that says "try again") is not
+ *   stored; its key is released for a retry;
+ * - `run` throws: `toResponse` (the transport's own error mapping) says which response the error becomes; a final
+ *   one is stored and the error rethrown so the transport answers as usual; an unmapped error (null) or a response
+ *   that is not final releases the key and is rethrown;
  * - same key and same request later: the stored response, `replayed: true`, without running;
  * - same key, different request: `IdempotencyKeyReusedError` (422); while the first is in flight:
  *   `IdempotencyInProgressError` (409).
@@ -49,6 +47,7 @@ export const makeIdempotent =
     uow,
     clock,
     toResponse,
+    isFinal,
     ttlMs = IDEMPOTENCY_TTL_MS,
     leaseMs = IDEMPOTENCY_LEASE_MS,
   }: {
@@ -56,6 +55,8 @@ export const makeIdempotent =
     uow: UnitOfWork;
     clock: Clock;
     toResponse: (err: unknown) => StoredResponse | null;
+    /** Whether a retry should receive this response again (stored), or run anew (not stored): the transport's rule. */
+    isFinal: (response: StoredResponse) => boolean;
     ttlMs?: number;
     leaseMs?: number;
   }): RunIdempotently =>
@@ -82,16 +83,16 @@ export const makeIdempotent =
     try {
       response = await uow.run(async (tx) => {
         const result = await run();
-        if (isStorable(result.status)) await tx.idempotencyRecords.complete(scope, key, result);
+        if (isFinal(result)) await tx.idempotencyRecords.complete(scope, key, result);
         return result;
       });
     } catch (err) {
       const mapped = toResponse(err);
-      if (mapped !== null && isStorable(mapped.status)) await store.complete(scope, key, mapped);
+      if (mapped !== null && isFinal(mapped)) await store.complete(scope, key, mapped);
       else await releaseQuietly(store, scope, key);
       throw err;
     }
-    if (!isStorable(response.status)) await store.release(scope, key);
+    if (!isFinal(response)) await store.release(scope, key);
     return { ...response, replayed: false };
   };
 

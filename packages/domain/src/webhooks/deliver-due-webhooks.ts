@@ -1,5 +1,5 @@
-import type { Clock } from '../ports/clock.port.js';
-import type { SecretBox } from '../services/secret-box.js';
+import type { Clock } from '../shared/clock.port.js';
+import type { SecretBox } from '../shared/secret-box.js';
 import type { ClaimedDelivery, DeliveryAttempt, DeliveryOutcome, DeliveryQueue } from './delivery-queue.port.js';
 import { retryDelay, type RetrySchedule } from './retry-schedule.js';
 import { signedWebhookRequest, signingSecrets, WEBHOOK_TIMEOUT_MS } from './signed-request.js';

@@ -1,4 +1,4 @@
-import type { EncryptedSecret } from '../entities/integration.js';
+import type { EncryptedSecret } from '../integrations/integration.js';
 import type { WebhookEvent } from './webhook-event.js';
 
 /** `cancelled`: the integration was revoked or lost its webhook URL before the delivery ended (CONTRACT.md §5). */
@@ -16,6 +16,11 @@ export interface ClaimedDelivery {
   /** The end of this claim's lease; also its fencing token (see `complete`). */
   leaseUntil: Date;
   event: WebhookEvent;
+  /**
+   * Where the event was written, as a W3C `traceparent`, for the attempt's trace to continue it (opaque here); null or
+   * absent when tracing was off.
+   */
+  traceParent?: string | null;
   secret: EncryptedSecret;
   /** The secret replaced by a rotation whose overlap has not ended yet: deliveries carry both signatures. */
   previousSecret: EncryptedSecret | null;

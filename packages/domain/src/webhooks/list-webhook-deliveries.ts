@@ -1,5 +1,5 @@
-import { NotFoundError, ValidationError } from '../errors.js';
-import type { IntegrationRepository } from '../ports/integration-repository.port.js';
+import { NotFoundError, ValidationError } from '../shared/errors.js';
+import type { IntegrationRepository } from '../integrations/integration-repository.port.js';
 import type { DeliveryQueue, DeliveryView } from './delivery-queue.port.js';
 
 export const MAX_DELIVERY_LIST = 500;

@@ -1,5 +1,5 @@
-import { NotFoundError } from '../errors.js';
-import type { Clock } from '../ports/clock.port.js';
+import { NotFoundError } from '../shared/errors.js';
+import type { Clock } from '../shared/clock.port.js';
 import type { DeliveryQueue } from './delivery-queue.port.js';
 
 export interface ReplayedWebhook {

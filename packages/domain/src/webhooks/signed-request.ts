@@ -1,5 +1,5 @@
-import type { EncryptedSecret } from '../entities/integration.js';
-import type { SecretBox } from '../services/secret-box.js';
+import type { EncryptedSecret } from '../integrations/integration.js';
+import type { SecretBox } from '../shared/secret-box.js';
 import { signWithEach } from './signature.js';
 import { webhookBody, type WebhookEvent } from './webhook-event.js';
 import type { WebhookRequest } from './webhook-sender.port.js';

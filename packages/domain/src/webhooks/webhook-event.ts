@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '../ports/outbox.port.js';
+import type { WebhookEventType } from './outbox.port.js';
 
 /** An event as written by the outbox: its id is the `webhook-id` of every delivery and every retry. */
 export interface WebhookEvent {

@@ -1,4 +1,4 @@
-import type { KeysetPosition } from '../ports/pagination.js';
+import type { KeysetPosition } from '../shared/pagination.js';
 import type { DeliveryStatus } from './delivery-queue.port.js';
 import type { WebhookEvent } from './webhook-event.js';
 

@@ -1,4 +1,4 @@
-import type { EncryptedSecret } from '../entities/integration.js';
+import type { EncryptedSecret } from '../integrations/integration.js';
 
 export interface StoredWebhookSecret {
   integrationId: string;

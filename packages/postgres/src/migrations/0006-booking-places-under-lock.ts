@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * `booking_places_under_lock`: takes a booking lock, then reads the places held in a window (the port's
- * `BookingLocks.acquireAndListOverlapping`). One round trip instead of two for every booking and reschedule (issue 18).
+ * `BookingLocks.acquireAndListOverlapping`). One round trip instead of two for every booking and reschedule.
  * A function because one statement cannot do both: a statement's snapshot is taken before it waits for the lock, and
  * would miss the bookings committed meanwhile. In a VOLATILE PL/pgSQL function under READ COMMITTED, each query takes
  * a fresh snapshot, so the read sees every booking committed before the lock was granted.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001-initial.js';
@@ -6,6 +7,7 @@ import * as m0003 from './0003-list-versions.js';
 import * as m0004 from './0004-appointment-lifecycle.js';
 import * as m0005 from './0005-webhook-self-service.js';
 import * as m0006 from './0006-booking-places-under-lock.js';
+import * as m0008 from './0008-outbox-trace-context.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package carries them. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0004-appointment-lifecycle': m0004,
   '0005-webhook-self-service': m0005,
   '0006-booking-places-under-lock': m0006,
+  '0008-outbox-trace-context': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -25,4 +28,14 @@ export const migrateToLatest = async (db: Kysely<any>): Promise<string[]> => {
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+};
+
+/**
+ * Names the schema the migrations build: their names and code, hashed. A copy of a database migrated to this
+ * fingerprint (a test template) is the same schema as a fresh migration, until a migration is added or edited.
+ */
+export const migrationsFingerprint = (): string => {
+  const hash = createHash('sha256');
+  for (const [name, migration] of Object.entries(migrations)) hash.update(`${name}\n${String(migration.up)}\n`);
+  return hash.digest('hex').slice(0, 16);
 };

@@ -11,7 +11,6 @@ import {
   type BookingLockKey,
 } from '@garage/domain';
 import { sql, type Selectable, type Transaction } from 'kysely';
-import { fixedQuery } from '../fixed-query.js';
 import type { AppointmentsTable, Database, Executor } from '../schema.js';
 import { acquireBookingLock, bookingLockName } from './locks.js';
 
@@ -72,14 +71,6 @@ interface PlaceRow {
 }
 const toInterval = (row: PlaceRow): BookedInterval => ({ startsAt: new Date(Number(row.starts_ms)), endsAt: new Date(Number(row.ends_ms)) });
 
-/** The places of the day booked so far, read once its lock is held (a fixed text: see fixed-query.ts). */
-const PLACES_UNDER_LOCK = fixedQuery<PlaceRow>('select starts_ms, ends_ms from booking_places_under_lock($1, $2, $3, $4, $5, $6)');
-const INSERT_APPOINTMENT = fixedQuery<AppointmentRow>(`
-  insert into appointments (garage_id, integration_id, starts_at, ends_at, duration_minutes, customer_name,
-                            customer_email, customer_phone, vehicle, notes, external_ref)
-  values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-  returning *`);
-
 /**
  * `BookingLocks.acquireAndListOverlapping`: the lock and the read in one round trip, through the function of
  * migration 0006, whose query has the conditions of `listOverlapping` below.
@@ -96,9 +87,9 @@ export const listOverlappingUnderLock = async (
     return [];
   }
   const exclude = excludeId !== undefined && isUuid(excludeId) ? excludeId : null;
-  const { rows } = await trx.executeQuery(
-    PLACES_UNDER_LOCK([bookingLockName(key), key.garageId, earliestStartOf(from), from, to, exclude]),
-  );
+  const { rows } = await sql<PlaceRow>`
+    select starts_ms, ends_ms
+      from booking_places_under_lock(${bookingLockName(key)}, ${key.garageId}, ${earliestStartOf(from)}, ${from}, ${to}, ${exclude})`.execute(trx);
   return rows.map(toInterval);
 };
 
@@ -159,23 +150,23 @@ export const makeAppointmentRepository = (trx: Transaction<Database>): Appointme
   async create(input) {
     if (!isUuid(input.garageId) || !isUuid(input.integrationId)) throw new InvalidReferenceError('Unknown garage or integration');
     if (!input.productIds.every(isUuid)) throw new InvalidReferenceError('Unknown product');
-    const { rows } = await trx.executeQuery(
-      INSERT_APPOINTMENT([
-        input.garageId,
-        input.integrationId,
-        input.startsAt,
-        input.endsAt,
-        input.durationMinutes,
-        input.customer.name,
-        input.customer.email ?? null,
-        input.customer.phone ?? null,
-        input.vehicle === null ? null : JSON.stringify(input.vehicle),
-        input.notes,
-        input.externalRef,
-      ]),
-    );
-    const row = rows[0];
-    if (!row) throw new Error('insert into appointments returned no row');
+    const row = await trx
+      .insertInto('appointments')
+      .values({
+        garage_id: input.garageId,
+        integration_id: input.integrationId,
+        starts_at: input.startsAt,
+        ends_at: input.endsAt,
+        duration_minutes: input.durationMinutes,
+        customer_name: input.customer.name,
+        customer_email: input.customer.email ?? null,
+        customer_phone: input.customer.phone ?? null,
+        vehicle: input.vehicle === null ? null : JSON.stringify(input.vehicle),
+        notes: input.notes,
+        external_ref: input.externalRef,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     if (input.productIds.length > 0) {
       await trx
         .insertInto('appointment_products')

@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Closure, Garage, GarageRepository, WeeklyHours } from '@garage/domain';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
-import { fixedQuery } from '../fixed-query.js';
 import type { GarageClosuresTable, GarageRow, Executor } from '../schema.js';
 
 const toGarage = (row: GarageRow): Garage => ({
@@ -30,24 +30,13 @@ const toClosure = (row: ClosureRow): Closure => ({
   reason: row.reason,
 });
 
-/**
- * The closures of a garage (`garage`, an SQL expression) overlapping the inclusive local-date range from `from` to
- * `to` (placeholders), in their order. Fixed texts: booking reads them on every request, and the query builder, even
- * its `sql` tag, spent more building and compiling the statement than Postgres running it (issue 18).
- */
-const closuresText = (garage: string, from: string, to: string) => `
-  select c.id, c.garage_id, c.from_date, c.to_date, c.reason
-    from garage_closures c
-   where c.garage_id = ${garage} and c.from_date <= ${to} and c.to_date >= ${from}
-   order by c.from_date, c.id`;
+/** The closures (aliased `c`) overlapping the inclusive local-date range `[from, to]`. */
+const overlapping =
+  (from: string, to: string) =>
+  (eb: ExpressionBuilder<{ c: GarageClosuresTable }, 'c'>) =>
+    eb.and([eb('c.from_date', '<=', to), eb('c.to_date', '>=', from)]);
 
-/** $1 the garage, $2 and $3 the first and last dates. */
-const LIST_CLOSURES = fixedQuery<ClosureRow>(closuresText('$1', '$2', '$3'));
-/** The garage $1 with its closures from $2 to $3, in one round trip. */
-const GARAGE_WITH_CLOSURES = fixedQuery<GarageRow & { closures: ClosureRow[] }>(`
-  select g.*, (select coalesce(json_agg(closure), '[]') from (${closuresText('g.id', '$2', '$3')}) as closure) as closures
-    from garages g
-   where g.id = $1`);
+const CLOSURE_COLUMNS = ['c.id', 'c.garage_id', 'c.from_date', 'c.to_date', 'c.reason'] as const;
 
 export const makeGarageRepository = (db: Executor): GarageRepository => ({
   async create(input) {
@@ -92,15 +81,37 @@ export const makeGarageRepository = (db: Executor): GarageRepository => ({
 
   async findWithClosures(id, from, to) {
     if (!isUuid(id)) return null;
-    const { rows } = await db.executeQuery(GARAGE_WITH_CLOSURES([id, from, to]));
-    const row = rows[0];
-    // json_agg writes a `date` as YYYY-MM-DD, the string the `date` parser gives (db.ts).
+    // In one round trip: booking reads the garage and its closures together.
+    const row = await db
+      .selectFrom('garages as g')
+      .selectAll('g')
+      .select((eb) =>
+        jsonArrayFrom(
+          eb
+            .selectFrom('garage_closures as c')
+            .select(CLOSURE_COLUMNS)
+            .whereRef('c.garage_id', '=', 'g.id')
+            .where(overlapping(from, to))
+            .orderBy('c.from_date')
+            .orderBy('c.id'),
+        ).as('closures'),
+      )
+      .where('g.id', '=', id)
+      .executeTakeFirst();
+    // json_agg writes a `date` as YYYY-MM-DD, the string the `date` parser gives (column-types.ts).
     return row ? { garage: toGarage(row), closures: row.closures.map(toClosure) } : null;
   },
 
   async listClosures(garageId, from, to) {
     if (!isUuid(garageId)) return [];
-    const { rows } = await db.executeQuery(LIST_CLOSURES([garageId, from, to]));
+    const rows = await db
+      .selectFrom('garage_closures as c')
+      .select(CLOSURE_COLUMNS)
+      .where('c.garage_id', '=', garageId)
+      .where(overlapping(from, to))
+      .orderBy('c.from_date')
+      .orderBy('c.id')
+      .execute();
     return rows.map(toClosure);
   },
 });

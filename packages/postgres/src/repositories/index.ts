@@ -4,8 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { toDomainError, withErrorMapping } from '../errors.js';
 import { makeIdempotencyStore } from '../idempotency-store.js';
 import type { Database } from '../schema.js';
-import { makeOutboxAtCommit } from '../webhooks/outbox.js';
-import { writesAtCommit, type WritesAtCommit } from '../writes-at-commit.js';
+import { makeOutbox } from '../webhooks/outbox.js';
 import { listOverlappingUnderLock, makeAppointmentReader, makeAppointmentRepository } from './appointment-repository.js';
 import { makeGarageRepository } from './garage-repository.js';
 import { makeIntegrationRepository } from './integration-repository.js';
@@ -30,7 +29,7 @@ export const makeRepositories = (db: Kysely<Database>): Repositories => ({
 });
 
 /** Everything a unit of work may touch, bound to its transaction. */
-const makeTransaction = (trx: Transaction<Database>, writes: WritesAtCommit): DomainTransaction => ({
+const makeTransaction = (trx: Transaction<Database>): DomainTransaction => ({
   garages: withErrorMapping(makeGarageRepository(trx)),
   integrations: withErrorMapping(makeIntegrationRepository(trx)),
   products: withErrorMapping(makeProductRepository(trx)),
@@ -39,7 +38,7 @@ const makeTransaction = (trx: Transaction<Database>, writes: WritesAtCommit): Do
   quotes: withErrorMapping(makeQuoteRepository(trx)),
   appointments: withErrorMapping(makeAppointmentRepository(trx)),
   leads: withErrorMapping(makeLeadRepository(trx)),
-  outbox: makeOutboxAtCommit(trx, writes),
+  outbox: makeOutbox(trx),
   bookingLocks: withErrorMapping({
     acquire: (key) => acquireBookingLock(trx, key),
     acquireAndListOverlapping: (key, from, to, excludeId) => listOverlappingUnderLock(trx, key, from, to, excludeId),
@@ -59,20 +58,14 @@ export const makeUnitOfWork = (db: Kysely<Database>): UnitOfWork => {
     async run(work) {
       const outer = open.getStore();
       if (outer) return work(outer);
-      const writes: WritesAtCommit = { statements: [], sentWithCommitOn: null };
       try {
-        return await writesAtCommit.run(writes, () =>
-          db
-            .transaction()
-            .setIsolationLevel('read committed')
-            .execute(async (trx) => {
-              const tx = makeTransaction(trx, writes);
-              const result = await open.run(tx, () => work(tx));
-              // Unless the driver sends them with its COMMIT (PipelinedBeginDriver; not PGlite's).
-              if (writes.sentWithCommitOn === null) for (const statement of writes.statements.splice(0)) await trx.executeQuery(statement);
-              return result;
-            }),
-        );
+        return await db
+          .transaction()
+          .setIsolationLevel('read committed')
+          .execute(async (trx) => {
+            const tx = makeTransaction(trx);
+            return open.run(tx, () => work(tx));
+          });
       } catch (err) {
         // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
         throw toDomainError(err);

@@ -1,6 +1,6 @@
 import type { Product, ProductImportRow, ProductListQuery, ProductReader, ProductRepository } from '@garage/domain';
 import { InvalidReferenceError, isUuid, PRODUCT_DEFAULTS } from '@garage/domain';
-import { CompiledQuery, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database, NewProductRow, ProductRow, Executor } from '../schema.js';
 import { catalogWriteTime } from './clocks.js';
 import { chunks, lastByKey } from './batches.js';
@@ -74,28 +74,19 @@ const upsertChunk = async (trx: Transaction<Database>, garageId: string, rows: N
   return ids;
 };
 
-const SELECT_LIST = `select ${COLUMNS.join(', ')} from products where garage_id = $1`;
-
-/**
- * A page of the catalog as SQL, its text put together from fixed pieces (one text per combination of filters, which
- * the pool then prepares once per connection). Every uncached page ran it through the query builder, whose building
- * and compiling took some 5 % of such a page's API CPU (issue 18).
- */
-const listStatement = (q: ProductListQuery): CompiledQuery<Pick<ProductRow, (typeof COLUMNS)[number]>> => {
-  const values: unknown[] = [q.garageId];
-  const parameter = (value: unknown) => `$${values.push(value)}`;
-  // Literal `true` (not a parameter) so that the planner can use the partial index products_active_sync_idx.
-  let text = q.includeInactive ? SELECT_LIST : `${SELECT_LIST} and active = true`;
-  if (q.updatedSince) text += ` and updated_at >= ${parameter(q.updatedSince)}`;
-  if (q.sku !== null) text += ` and sku = ${parameter(q.sku)}`;
-  if (q.after) text += ` and (updated_at, id) > (${parameter(q.after.sortValue)}, ${parameter(q.after.id)})`;
-  return CompiledQuery.raw(`${text} order by updated_at, id limit ${parameter(q.limit)}`, values);
-};
-
 export const makeProductReader = (db: Executor): ProductReader => ({
   async list(q) {
     if (!isUuid(q.garageId)) return [];
-    const { rows } = await db.executeQuery(listStatement(q));
+    let query = db.selectFrom('products').select(COLUMNS).where('garage_id', '=', q.garageId);
+    // Literal `true` (not a parameter) so that the planner can use the partial index products_active_sync_idx.
+    if (!q.includeInactive) query = query.where('active', '=', sql.lit(true));
+    if (q.updatedSince) query = query.where('updated_at', '>=', q.updatedSince);
+    if (q.sku !== null) query = query.where('sku', '=', q.sku);
+    if (q.after) {
+      const { sortValue, id } = q.after;
+      query = query.where((eb) => eb(eb.refTuple('updated_at', 'id'), '>', eb.tuple(sortValue, id)));
+    }
+    const rows = await query.orderBy('updated_at').orderBy('id').limit(q.limit).execute();
     return rows.map(toProduct);
   },
 

@@ -72,6 +72,7 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
           'e.type',
           'e.payload',
           'e.created_at as occurred_at',
+          'e.trace_parent',
           'i.webhook_secret_key_id',
           'i.webhook_secret_nonce',
           'i.webhook_secret_ciphertext',
@@ -93,6 +94,7 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
             attempts: row.attempts,
             leaseUntil,
             event: { id: row.event_id, type: asEventType(row.type), occurredAt: row.occurred_at, data: row.payload },
+            traceParent: row.trace_parent,
             secret: {
               keyId: row.webhook_secret_key_id,
               nonce: row.webhook_secret_nonce,

@@ -1,39 +1,11 @@
-import { audienceOf, type Outbox, type OutboxEvent } from '@garage/domain';
-import type { CompiledQuery } from 'kysely';
+import { audienceOf, type Outbox } from '@garage/domain';
+import { sql } from 'kysely';
 import { withErrorMapping } from '../errors.js';
-import { fixedQuery } from '../fixed-query.js';
 import type { Executor } from '../schema.js';
-import type { WritesAtCommit } from '../writes-at-commit.js';
 import { OUTBOX_CHANNEL } from './outbox-channel.js';
+import { activeTraceParent } from './trace-context.js';
 
-/**
- * The event ($1 garage, $2 type, $3 payload), its deliveries to the garage's integrations ($4) that take it, and the
- * wake-up of the deliverers ($5 the channel), in one statement; Postgres sends the NOTIFY at commit, only when a
- * delivery was written. Fixed texts, one per audience: the query builder spent some 20 µs building and compiling it
- * on every write, its `sql` tag still a few (issue 18).
- */
-const enqueueText = (audience: string) => `
-  with event as (
-    insert into webhook_events (garage_id, type, payload) values ($1, $2, $3)
-    returning id
-  ), delivery as (
-    insert into webhook_deliveries (event_id, integration_id, url)
-    select event.id, i.id, i.webhook_url
-      from event, integrations as i
-     where i.garage_id = $4 and i.revoked_at is null and i.webhook_url is not null ${audience}
-    returning id
-  )
-  select pg_notify($5, '') as notified where exists (select 1 from delivery)`;
-
-const ENQUEUE = {
-  all: fixedQuery(enqueueText('')),
-  appointments: fixedQuery(enqueueText('and i.sync_appointments')),
-  catalog: fixedQuery(enqueueText('and i.sync_catalog')),
-  stock: fixedQuery(enqueueText('and i.sync_stock')),
-} as const;
-
-const enqueueStatement = ({ garageId, type, data }: OutboxEvent): CompiledQuery =>
-  ENQUEUE[audienceOf(type) ?? 'all']([garageId, type, JSON.stringify(data), garageId, OUTBOX_CHANNEL]);
+const TOGGLE_COLUMN = { appointments: 'sync_appointments', catalog: 'sync_catalog', stock: 'sync_stock' } as const;
 
 /**
  * The transactional outbox (CONTRACT.md §5). Bound to the caller's transaction, it writes the event and one
@@ -42,18 +14,34 @@ const enqueueStatement = ({ garageId, type, data }: OutboxEvent): CompiledQuery 
  */
 export const makeOutbox = (db: Executor): Outbox =>
   withErrorMapping({
-    async enqueue(event) {
-      await db.executeQuery(enqueueStatement(event));
+    async enqueue({ garageId, type, data }) {
+      const toggle = audienceOf(type);
+      // One statement, built inside the work that caused the event (the trace in progress is the event's): the event, its deliveries, and the wake-up of the deliverers (sent by Postgres at commit,
+      // only when a delivery was written).
+      await db
+        .with('event', (qb) =>
+          qb
+            .insertInto('webhook_events')
+            .values({ garage_id: garageId, type, payload: JSON.stringify(data), trace_parent: activeTraceParent() })
+            .returning('id'),
+        )
+        .with('delivery', (qb) =>
+          qb
+            .insertInto('webhook_deliveries')
+            .columns(['event_id', 'integration_id', 'url'])
+            .expression((eb) =>
+              eb
+                .selectFrom(['event', 'integrations as i'])
+                .select(['event.id', 'i.id', sql<string>`i.webhook_url`.as('url')])
+                .where('i.garage_id', '=', garageId)
+                .where('i.revoked_at', 'is', null)
+                .where('i.webhook_url', 'is not', null)
+                .$if(toggle !== null, (qb) => qb.where(`i.${TOGGLE_COLUMN[toggle!]}`, '=', true)),
+            )
+            .returning('id'),
+        )
+        .selectNoFrom(sql`pg_notify(${OUTBOX_CHANNEL}, '')`.as('notified'))
+        .where(sql<boolean>`exists (select 1 from delivery)`)
+        .execute();
     },
   });
-
-/**
- * The outbox of a unit of work: nothing reads an event before the transaction ends, so its statement is written with
- * the COMMIT (writes-at-commit.ts), a round trip fewer for every change that sends an event. A failure to write it
- * fails the commit.
- */
-export const makeOutboxAtCommit = (db: Executor, writes: WritesAtCommit): Outbox => ({
-  async enqueue(event) {
-    writes.statements.push(enqueueStatement(event));
-  },
-});

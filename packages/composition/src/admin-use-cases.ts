@@ -1,0 +1,81 @@
+import {
+  type Clock,
+  makeCloseGarage,
+  makeCreateGarage,
+  makeCreateIntegration,
+  makeCreateQuote,
+  makeDestinationPolicy,
+  makeImportProducts,
+  makeImportStock,
+  makeImportVehicles,
+  makeListGarageAppointments,
+  makeListIntegrations,
+  makeListWebhookDeliveries,
+  makeReplayWebhook,
+  makeRevokeIntegration,
+  makeRotateKey,
+  makeRotateWebhookSecret,
+  makeSeedDemo,
+  makeSetAppointmentStatus,
+  makeUpdateIntegration,
+  makeSecretBox,
+  systemClock,
+  type DestinationPolicy,
+  type EncryptionKey,
+} from '@garage/domain';
+import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, type Db } from '@garage/postgres';
+
+/**
+ * The operator's use cases over one database, wired once: the CLI, the API's embedded demo seeding and the tests all
+ * take them from here. `encryptionKeys` are the active key first, then former ones (see `openStorage`).
+ * `destinations` judges configured webhook URLs (`WEBHOOK_ALLOWED_NETWORKS`); by default only public addresses are
+ * accepted.
+ */
+export const makeAdminUseCases = (
+  db: Db,
+  encryptionKeys: EncryptionKey[],
+  clock: Clock = systemClock,
+  destinations: DestinationPolicy = makeDestinationPolicy(),
+) => {
+  const repos = makeRepositories(db);
+  const uow = makeUnitOfWork(db);
+  const secretBox = makeSecretBox(encryptionKeys);
+  const deliveries = makeDeliveryQueue(db);
+  const { garages, integrations } = repos;
+  const createGarage = makeCreateGarage({ garages });
+  const createIntegration = makeCreateIntegration({ garages, integrations, secretBox, destinations });
+  const importProducts = makeImportProducts({ garages, uow });
+  const importStock = makeImportStock({ garages, uow });
+  const importVehicles = makeImportVehicles({ garages, uow });
+  const createQuote = makeCreateQuote({ uow, clock });
+  return {
+    createGarage,
+    closeGarage: makeCloseGarage({ garages }),
+    createIntegration,
+    listIntegrations: makeListIntegrations({ garages, integrations }),
+    revokeIntegration: makeRevokeIntegration({ integrations, clock }),
+    rotateKey: makeRotateKey({ integrations, clock }),
+    rotateWebhookSecret: makeRotateWebhookSecret({ integrations, secretBox, clock }),
+    updateIntegration: makeUpdateIntegration({ integrations, destinations }),
+    importProducts,
+    importStock,
+    importVehicles,
+    createQuote,
+    listAppointments: makeListGarageAppointments({ garages, appointments: repos.appointments, clock }),
+    setAppointmentStatus: makeSetAppointmentStatus({ uow, clock }),
+    listWebhookDeliveries: makeListWebhookDeliveries({ queue: deliveries, integrations }),
+    replayWebhook: makeReplayWebhook({ queue: deliveries, clock }),
+    seedDemo: makeSeedDemo({
+      garages,
+      clock,
+      createGarage,
+      createIntegration,
+      importProducts,
+      importStock,
+      importVehicles,
+      createQuote,
+    }),
+  };
+};
+
+export type AdminUseCases = ReturnType<typeof makeAdminUseCases>;

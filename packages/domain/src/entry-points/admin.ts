@@ -1,3 +1,0 @@
-/** The operator's use cases (CLI, embedded demo seeding), wired from ports only. */
-export { makeAdminUseCases, type AdminDeps, type AdminUseCases } from '../use-cases/admin.js';
-export { DEMO_GARAGE_SLUG, makeSeedDemo, type DemoCredentials } from '../use-cases/seed-demo.js';

@@ -1,0 +1,67 @@
+import type { EncryptedSecret, Integration, SyncToggle, SyncToggles } from './integration.js';
+
+export interface NewIntegration {
+  /** Chosen by the caller: the webhook secret is sealed to it. */
+  id: string;
+  garageId: string;
+  name: string;
+  sync: SyncToggles;
+  webhookUrl: string | null;
+  apiKeyHash: string;
+  webhookSecret: EncryptedSecret;
+}
+
+/** What `integration update` changes; an absent field is left as it is. */
+export interface IntegrationChanges {
+  name?: string;
+  sync?: SyncToggles;
+  /** A new URL also moves the pending deliveries to it; null cancels them (CONTRACT.md §5). */
+  webhookUrl?: string | null;
+}
+
+/** The webhook secrets deliveries are signed with: the current one, and the one replaced while its overlap lasts. */
+export interface WebhookSecrets {
+  current: EncryptedSecret;
+  previous: EncryptedSecret | null;
+}
+
+export interface IntegrationRepository {
+  create(input: NewIntegration): Promise<Integration>;
+  findById(id: string): Promise<Integration | null>;
+  /**
+   * The integration holding this key hash, revoked ones excluded: its current key, or the key a rotation replaced
+   * until that rotation's overlap ends (checked against the database's clock, so every instance agrees).
+   */
+  findActiveByKeyHash(apiKeyHash: string): Promise<Integration | null>;
+  listByGarage(garageId: string): Promise<Integration[]>;
+  /**
+   * Null when no such integration exists. Revoking twice keeps the first revocation time. Its pending deliveries end
+   * as `cancelled` in the same statement.
+   */
+  revoke(id: string, at: Date): Promise<Integration | null>;
+  /** Null when no such integration exists or it is revoked. */
+  update(id: string, changes: IntegrationChanges): Promise<Integration | null>;
+  /**
+   * Replaces the key; the old one keeps working for `overlapMs` after `at` (0: it stops at once). Null when no such
+   * integration exists or it is revoked.
+   */
+  rotateKey(
+    id: string,
+    apiKeyHash: string,
+    at: Date,
+    overlapMs: number,
+  ): Promise<{ integration: Integration; previousKeyExpiresAt: Date } | null>;
+  /** Replaces the webhook secret; the old one keeps signing beside it for `overlapMs` after `at`. */
+  rotateWebhookSecret(
+    id: string,
+    secret: EncryptedSecret,
+    at: Date,
+    overlapMs: number,
+  ): Promise<{ integration: Integration; previousSecretExpiresAt: Date } | null>;
+  touchLastUsed(id: string, at: Date): Promise<void>;
+  getWebhookSecret(id: string): Promise<EncryptedSecret | null>;
+  /** Null when no such integration exists. */
+  getWebhookSecrets(id: string): Promise<WebhookSecrets | null>;
+  /** Integrations of the garage with a webhook URL, not revoked, optionally only those with a toggle on. */
+  listWebhookTargets(garageId: string, requireToggle?: SyncToggle): Promise<Integration[]>;
+}

@@ -1,7 +1,0 @@
-import type { Lead } from '../entities/lead.js';
-
-export type NewLead = Omit<Lead, 'id' | 'createdAt'>;
-
-export interface LeadRepository {
-  create(input: NewLead): Promise<Lead>;
-}

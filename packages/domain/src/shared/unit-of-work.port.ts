@@ -1,0 +1,51 @@
+import type { AppointmentReader, AppointmentRepository } from '../booking/appointment-repository.port.js';
+import type { BookingLocks } from '../booking/booking-lock.port.js';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.port.js';
+import type { ProductReader, ProductRepository, StockReader, StockRepository } from '../catalog/catalog-repository.port.js';
+import type { GarageRepository } from '../garages/garage-repository.port.js';
+import type { IntegrationRepository } from '../integrations/integration-repository.port.js';
+import type { LeadRepository } from '../leads/lead-repository.port.js';
+import type { Outbox } from '../webhooks/outbox.port.js';
+import type { QuoteReader, QuoteRepository } from '../quotes/quote-repository.port.js';
+import type { VehicleReader, VehicleRepository } from '../fleet/vehicle-repository.port.js';
+
+/**
+ * What may run outside a transaction: reads, and writes that are one statement. Later features add their ports here.
+ * Writes that span statements, locks and events are not here: they exist only on `Transaction`.
+ */
+export interface Repositories {
+  garages: GarageRepository;
+  integrations: IntegrationRepository;
+  products: ProductReader;
+  stock: StockReader;
+  vehicles: VehicleReader;
+  quotes: QuoteReader;
+  appointments: AppointmentReader;
+}
+
+/** Everything one unit of work may touch; it only exists inside `UnitOfWork.run`, and only for its duration. */
+export interface Transaction extends Repositories {
+  products: ProductRepository;
+  stock: StockRepository;
+  vehicles: VehicleRepository;
+  quotes: QuoteRepository;
+  appointments: AppointmentRepository;
+  leads: LeadRepository;
+  /** Webhook events, committed with the change that caused them. */
+  outbox: Outbox;
+  bookingLocks: BookingLocks;
+  /** The Idempotency-Key record of the request, committed with the change it records. */
+  idempotencyRecords: Pick<IdempotencyStore, 'complete'>;
+}
+
+/**
+ * Opens transactions: the caller states what is atomic, repositories never open one themselves. `run` commits when
+ * `work` resolves and rolls back when it rejects, and resolves or rejects as `work` does.
+ *
+ * A `run` started inside the `work` of another `run` of the same unit of work (on the same async call path) joins
+ * that transaction instead of opening a second one: the outermost caller owns it. That is how a request's
+ * Idempotency-Key record commits together with the booking it records, without the booking knowing about requests.
+ */
+export interface UnitOfWork {
+  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,291 @@
+import assert from 'node:assert/strict';
+import { isUuid, type AppointmentReader, type NewAppointment, type UnitOfWork } from '../../index.js';
+import type { PortContractCase } from './idempotency-store.contract.js';
+
+/** What the booking contract needs: the ports over an empty appointments table, and rows they may reference. */
+export interface BookingFixture {
+  uow: UnitOfWork;
+  /** Reads outside any transaction. */
+  appointments: AppointmentReader;
+  garageId: string;
+  integrationId: string;
+  /** Another integration of the same garage. */
+  otherIntegrationId: string;
+  otherGarageId: string;
+  /** An integration of the other garage. */
+  otherGarageIntegrationId: string;
+  /** At least two products of `garageId`. */
+  productIds: string[];
+  /** A product of the other garage. */
+  foreignProductId: string;
+}
+
+const at = (hhmm: string) => new Date(`2030-01-07T${hhmm}:00Z`);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const newAppointment = (f: BookingFixture, over: Partial<NewAppointment> = {}): NewAppointment => ({
+  garageId: f.garageId,
+  integrationId: f.integrationId,
+  startsAt: at('10:00'),
+  endsAt: at('11:00'),
+  durationMinutes: 60,
+  customer: { name: 'Jeanne Martin', email: 'jeanne@example.com', phone: null },
+  vehicle: { plate: 'AB-123-CD', make: 'Peugeot', model: '208', vin: null, mileageKm: 42000 },
+  productIds: [],
+  notes: 'Brakes squeak',
+  externalRef: null,
+  ...over,
+});
+
+/** One appointment, created in a transaction of its own (creation is only reachable inside one). */
+const create = (f: BookingFixture, input: NewAppointment) => f.uow.run((tx) => tx.appointments.create(input));
+
+const rejectsWith = (promise: Promise<unknown>, code: string) => assert.rejects(promise, (err: { code?: string }) => err.code === code);
+
+/**
+ * The contract of `AppointmentRepository`, `BookingLocks` and `UnitOfWork` (see their ports). The domain tests run it against the
+ * in-memory fake; the Postgres adapter's tests run it against the real tables, one fresh fixture per case.
+ */
+export const bookingContract = (setup: () => Promise<BookingFixture>): PortContractCase[] => [
+  {
+    name: 'create returns the appointment with a new UUID and a creation time, and stores every field',
+    run: async () => {
+      const f = await setup();
+      const input = newAppointment(f, { productIds: f.productIds.slice(0, 2), externalRef: 'order-1' });
+      const created = await create(f, input);
+      assert.ok(isUuid(created.id));
+      assert.ok(created.createdAt instanceof Date && !Number.isNaN(created.createdAt.getTime()));
+      assert.equal(created.updatedAt.getTime(), created.createdAt.getTime(), 'a new appointment was last updated when created');
+      const { id: _id, createdAt: _createdAt, updatedAt: _updatedAt, ...stored } = created;
+      assert.deepEqual(
+        { ...stored, productIds: [...stored.productIds].sort() },
+        { ...input, productIds: [...input.productIds].sort(), status: 'booked', cancelledAt: null, cancellationReason: null },
+      );
+    },
+  },
+  {
+    name: 'listOverlapping returns the intervals of the garage that overlap [from, to), touching ones excluded',
+    run: async () => {
+      const f = await setup();
+      await create(f, newAppointment(f));
+      await create(f, 
+        newAppointment(f, { garageId: f.otherGarageId, integrationId: f.otherGarageIntegrationId }),
+      );
+      const list = (from: string, to: string) => f.appointments.listOverlapping(f.garageId, at(from), at(to));
+      assert.deepEqual(await list('09:00', '10:00'), []);
+      assert.deepEqual(await list('11:00', '12:00'), []);
+      assert.deepEqual(await list('10:59', '11:00'), [{ startsAt: at('10:00'), endsAt: at('11:00') }]);
+      assert.deepEqual(await list('09:00', '10:01'), [{ startsAt: at('10:00'), endsAt: at('11:00') }]);
+      assert.deepEqual(await list('08:00', '18:00'), [{ startsAt: at('10:00'), endsAt: at('11:00') }]);
+    },
+  },
+  {
+    name: 'listOverlapping counts appointments of every integration of the garage',
+    run: async () => {
+      const f = await setup();
+      await create(f, newAppointment(f));
+      await create(f, newAppointment(f, { integrationId: f.otherIntegrationId }));
+      assert.equal((await f.appointments.listOverlapping(f.garageId, at('10:30'), at('11:00'))).length, 2);
+    },
+  },
+  {
+    name: 'an externalRef is unique per integration: DUPLICATE for the same one, fine for another or when null',
+    run: async () => {
+      const f = await setup();
+      await create(f, newAppointment(f, { externalRef: 'order-1' }));
+      await rejectsWith(create(f, newAppointment(f, { externalRef: 'order-1' })), 'DUPLICATE');
+      await create(f, newAppointment(f, { externalRef: 'order-1', integrationId: f.otherIntegrationId }));
+      await create(f, newAppointment(f));
+      await create(f, newAppointment(f));
+      assert.equal((await f.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00'))).length, 4);
+    },
+  },
+  {
+    name: "a product of another garage is an INVALID_REFERENCE and nothing is stored",
+    run: async () => {
+      const f = await setup();
+      const productIds = [f.productIds[0] as string, f.foreignProductId];
+      await rejectsWith(create(f, newAppointment(f, { productIds })), 'INVALID_REFERENCE');
+      assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00')), []);
+    },
+  },
+  {
+    name: 'a transaction sees its own writes and publishes them when its work resolves',
+    run: async () => {
+      const f = await setup();
+      const key = { garageId: f.garageId, localDate: '2030-01-07' };
+      const seen = await f.uow.run(async (tx) => {
+        await tx.bookingLocks.acquire(key);
+        await tx.appointments.create(newAppointment(f));
+        return (await tx.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00'))).length;
+      });
+      assert.equal(seen, 1);
+      assert.equal((await f.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00'))).length, 1);
+    },
+  },
+  {
+    name: 'a transaction whose work rejects writes nothing and rejects with the same error',
+    run: async () => {
+      const f = await setup();
+      const boom = new Error('boom');
+      await assert.rejects(
+        f.uow.run(async (tx) => {
+          await tx.bookingLocks.acquire({ garageId: f.garageId, localDate: '2030-01-07' });
+          await tx.appointments.create(newAppointment(f));
+          throw boom;
+        }),
+        (err) => err === boom,
+      );
+      assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00')), []);
+    },
+  },
+  {
+    name: 'a DUPLICATE inside a transaction rolls back its earlier writes',
+    run: async () => {
+      const f = await setup();
+      await create(f, newAppointment(f, { externalRef: 'order-1', startsAt: at('08:00'), endsAt: at('09:00') }));
+      await rejectsWith(
+        f.uow.run(async (tx) => {
+          await tx.appointments.create(newAppointment(f));
+          await tx.appointments.create(newAppointment(f, { externalRef: 'order-1' }));
+        }),
+        'DUPLICATE',
+      );
+      assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00')), []);
+    },
+  },
+  {
+    name: 'transactions holding the same booking lock execute one at a time and each sees the commits of the ones before',
+    run: async () => {
+      const f = await setup();
+      const key = { garageId: f.garageId, localDate: '2030-01-07' };
+      let active = 0;
+      let maxActive = 0;
+      const seen = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          f.uow.run(async (tx) => {
+            await tx.bookingLocks.acquire(key);
+            active += 1;
+            maxActive = Math.max(maxActive, active);
+            const before = (await tx.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00'))).length;
+            await sleep(10);
+            await tx.appointments.create(newAppointment(f));
+            active -= 1;
+            return before;
+          }),
+        ),
+      );
+      assert.equal(maxActive, 1);
+      assert.deepEqual([...seen].sort(), [0, 1, 2, 3, 4, 5]);
+    },
+  },
+  {
+    name: 'acquireAndListOverlapping holds the lock like acquire and reads what listOverlapping reads, after the lock was granted',
+    run: async () => {
+      const f = await setup();
+      const key = { garageId: f.garageId, localDate: '2030-01-07' };
+      const other = await create(f, newAppointment(f, { startsAt: at('09:30'), endsAt: at('10:30') }));
+      await create(f, newAppointment(f, { startsAt: at('11:00'), endsAt: at('12:00') }));
+      let active = 0;
+      let maxActive = 0;
+      const seen = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          f.uow.run(async (tx) => {
+            const places = await tx.bookingLocks.acquireAndListOverlapping(key, at('10:00'), at('11:00'));
+            active += 1;
+            maxActive = Math.max(maxActive, active);
+            await sleep(10);
+            await tx.appointments.create(newAppointment(f));
+            active -= 1;
+            return places.length;
+          }),
+        ),
+      );
+      assert.equal(maxActive, 1);
+      // The 09:30 place overlaps, the 11:00 one only touches; each transaction sees the commits of those before it.
+      assert.deepEqual([...seen].sort(), [1, 2, 3, 4, 5, 6]);
+      const without = await f.uow.run((tx) => tx.bookingLocks.acquireAndListOverlapping(key, at('09:00'), at('10:00'), other.id));
+      assert.deepEqual(without, [], 'excludeId');
+      const intervals = await f.uow.run((tx) => tx.bookingLocks.acquireAndListOverlapping(key, at('09:00'), at('10:00')));
+      assert.deepEqual(intervals, [{ startsAt: at('09:30'), endsAt: at('10:30') }]);
+    },
+  },
+  {
+    name: 'a run inside the work of another joins its transaction: the outer rollback undoes the inner writes',
+    run: async () => {
+      const f = await setup();
+      const boom = new Error('boom');
+      await assert.rejects(
+        f.uow.run(async () => {
+          await create(f, newAppointment(f));
+          throw boom;
+        }),
+        (err) => err === boom,
+      );
+      assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00')), []);
+    },
+  },
+  {
+    name: 'findById finds an appointment of the garage only; list pages by (updatedAt, id) with its filters',
+    run: async () => {
+      const f = await setup();
+      const a = await create(f, newAppointment(f, { externalRef: 'ref-a' }));
+      const b = await create(f, newAppointment(f, { startsAt: at('14:00'), endsAt: at('15:00'), integrationId: f.otherIntegrationId, externalRef: 'ref-a' }));
+      assert.equal((await f.appointments.findById(f.garageId, a.id))?.id, a.id);
+      assert.equal(await f.appointments.findById(f.otherGarageId, a.id), null);
+      const query = { garageId: f.garageId, limit: 10, after: null, updatedSince: null, startsFrom: null, startsBefore: null, status: null, externalRef: null };
+      const all = await f.appointments.list(query);
+      assert.deepEqual(all.map((x) => x.id).sort(), [a.id, b.id].sort());
+      const first = all[0] as (typeof all)[number];
+      const rest = await f.appointments.list({ ...query, after: { sortValue: first.updatedAt, id: first.id } });
+      assert.deepEqual(rest.map((x) => x.id), [all[1]?.id]);
+      assert.deepEqual((await f.appointments.list({ ...query, startsFrom: at('12:00') })).map((x) => x.id), [b.id]);
+      assert.deepEqual((await f.appointments.list({ ...query, startsBefore: at('12:00') })).map((x) => x.id), [a.id]);
+      assert.deepEqual((await f.appointments.list({ ...query, externalRef: { integrationId: f.integrationId, value: 'ref-a' } })).map((x) => x.id), [a.id]);
+      assert.deepEqual(await f.appointments.list({ ...query, status: 'cancelled' }), []);
+      assert.deepEqual(await f.appointments.list({ ...query, garageId: f.otherGarageId }), []);
+    },
+  },
+  {
+    name: 'update changes the fields given and moves updatedAt; a cancelled appointment holds no place',
+    run: async () => {
+      const f = await setup();
+      const a = await create(f, newAppointment(f));
+      await sleep(5);
+      const moved = await f.uow.run(async (tx) => {
+        const locked = await tx.appointments.findForUpdate(f.garageId, a.id);
+        assert.equal(locked?.id, a.id);
+        return tx.appointments.update(a.id, { startsAt: at('11:00'), endsAt: at('12:00') });
+      });
+      assert.deepEqual([moved.startsAt, moved.endsAt, moved.status], [at('11:00'), at('12:00'), 'booked']);
+      assert.ok(moved.updatedAt.getTime() > a.updatedAt.getTime());
+      assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('11:00'), at('12:00'), a.id), [], 'excludeId');
+      const cancelledAt = new Date('2030-01-06T09:00:00Z');
+      const cancelled = await f.uow.run((tx) => tx.appointments.update(a.id, { status: 'cancelled', cancelledAt, cancellationReason: 'ill' }));
+      assert.deepEqual([cancelled.status, cancelled.cancelledAt, cancelled.cancellationReason], ['cancelled', cancelledAt, 'ill']);
+      assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00')), []);
+      assert.equal((await f.appointments.findById(f.garageId, a.id))?.status, 'cancelled', 'still readable');
+    },
+  },
+  {
+    name: 'findForUpdate serialises the transactions that change one appointment',
+    run: async () => {
+      const f = await setup();
+      const a = await create(f, newAppointment(f));
+      const order: string[] = [];
+      // The second transaction starts once the first holds the row, however long the first took to get there.
+      let firstHolds = () => {};
+      const held = new Promise<void>((resolve) => (firstHolds = resolve));
+      const change = (name: string, holding: () => void) =>
+        f.uow.run(async (tx) => {
+          await tx.appointments.findForUpdate(f.garageId, a.id);
+          order.push(`${name} in`);
+          holding();
+          await sleep(20);
+          order.push(`${name} out`);
+        });
+      await Promise.all([change('first', firstHolds), held.then(() => change('second', () => {}))]);
+      assert.deepEqual(order, ['first in', 'first out', 'second in', 'second out']);
+    },
+  },
+];

@@ -1,0 +1,232 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import {
+  DuplicateError,
+  InvalidReferenceError,
+  systemClock,
+  type Appointment,
+  type AppointmentListQuery,
+  type AppointmentReader,
+  type AppointmentRepository,
+  type BookedInterval,
+  type Clock,
+  type NewAppointment,
+  type OutboxEvent,
+  type Transaction,
+  type UnitOfWork,
+} from '../../index.js';
+
+export interface InMemoryBookingOptions {
+  clock?: Clock;
+  /** The foreign key on products; every product exists by default. */
+  productExists?: (garageId: string, productId: string) => boolean;
+  /**
+   * Turns the booking lock off. Only for proving that a concurrency test fails without it; never a valid adapter.
+   */
+  withoutLock?: boolean;
+  /**
+   * The methods of other members of the transaction that a use case under test reads (garages, products, ...), or
+   * replaces (an outbox that fails). Any other method rejects, naming itself.
+   */
+  others?: { [K in Exclude<keyof Transaction, 'appointments' | 'bookingLocks'>]?: Partial<Transaction[K]> };
+}
+
+export interface InMemoryBooking {
+  uow: UnitOfWork;
+  /** Autocommit reads, as outside any transaction. */
+  appointments: AppointmentReader;
+  /** Every committed appointment, in commit order. */
+  committed(): Appointment[];
+  /** Every committed outbox event, in commit order. */
+  events(): OutboxEvent[];
+}
+
+/** Lets other callbacks run between steps, so that concurrent use interleaves as it would against a database. */
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A member of the transaction with the methods the test provided; using any other is a mistake in the test. */
+const provided = <T extends object>(name: string, methods: Partial<T> = {}): T =>
+  new Proxy(methods as T, {
+    get: (target, method) =>
+      Reflect.get(target, method) ??
+      (() => Promise.reject(new Error(`in-memory transaction: ${name}.${String(method)} is not provided`))),
+  });
+
+/**
+ * An in-memory `UnitOfWork` over appointments, with the semantics the ports document: overlap is
+ * `startsAt < to && endsAt > from`; `(integrationId, externalRef)` is unique when `externalRef` is not null
+ * (DUPLICATE); products must exist (INVALID_REFERENCE); a transaction's writes and events are visible to itself,
+ * published on success and dropped on failure; booking locks of the same `(garageId, localDate)`, like the row
+ * lock of `findForUpdate`, are held one at a time, in request order, until the holder's transaction ends; cancelled
+ * appointments hold no place; a `run` inside another joins it.
+ */
+export const makeInMemoryBooking = ({
+  clock = systemClock,
+  productExists = () => true,
+  withoutLock = false,
+  others = {},
+}: InMemoryBookingOptions = {}): InMemoryBooking => {
+  const rows: Appointment[] = [];
+  const published: OutboxEvent[] = [];
+  const locks = new Map<string, Promise<void>>();
+  const open = new AsyncLocalStorage<Transaction>();
+
+  const overlapping = (source: readonly Appointment[], garageId: string, from: Date, to: Date): BookedInterval[] =>
+    source
+      .filter((a) => a.garageId === garageId && a.startsAt < to && a.endsAt > from)
+      .map((a) => ({ startsAt: new Date(a.startsAt), endsAt: new Date(a.endsAt) }));
+
+  const assertUnique = (visible: readonly Appointment[], input: NewAppointment) => {
+    if (
+      input.externalRef !== null &&
+      visible.some((a) => a.integrationId === input.integrationId && a.externalRef === input.externalRef)
+    ) {
+      throw new DuplicateError('externalRef is already used by this integration');
+    }
+  };
+
+  const insert = (visible: readonly Appointment[], input: NewAppointment): Appointment => {
+    assertUnique(visible, input);
+    const unknown = input.productIds.find((id) => !productExists(input.garageId, id));
+    if (unknown !== undefined) throw new InvalidReferenceError(`Product ${unknown} does not exist for this garage`);
+    const now = clock.now();
+    return structuredClone({
+      ...input,
+      id: randomUUID(),
+      status: 'booked' as const,
+      createdAt: now,
+      updatedAt: now,
+      cancelledAt: null,
+      cancellationReason: null,
+    });
+  };
+
+  const after = (a: Appointment, q: AppointmentListQuery) =>
+    q.after === null ||
+    a.updatedAt.getTime() > q.after.sortValue.getTime() ||
+    (a.updatedAt.getTime() === q.after.sortValue.getTime() && a.id > q.after.id);
+
+  const readerOver = (view: () => readonly Appointment[]): AppointmentReader => ({
+    async listOverlapping(garageId, from, to, excludeId) {
+      await tick();
+      return overlapping(
+        view().filter((a) => a.status !== 'cancelled' && a.id !== excludeId),
+        garageId,
+        from,
+        to,
+      );
+    },
+    async findById(garageId, id) {
+      await tick();
+      const found = view().find((a) => a.id === id && a.garageId === garageId);
+      return found ? structuredClone(found) : null;
+    },
+    async list(q) {
+      await tick();
+      return structuredClone(
+        view()
+          .filter(
+            (a) =>
+              a.garageId === q.garageId &&
+              after(a, q) &&
+              (q.updatedSince === null || a.updatedAt >= q.updatedSince) &&
+              (q.startsFrom === null || a.startsAt >= q.startsFrom) &&
+              (q.startsBefore === null || a.startsAt < q.startsBefore) &&
+              (q.status === null || a.status === q.status) &&
+              (q.externalRef === null || (a.integrationId === q.externalRef.integrationId && a.externalRef === q.externalRef.value)),
+          )
+          .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .slice(0, q.limit),
+      );
+    },
+  });
+
+  /** Waits for the previous holder of the lock `name`, and returns the release of this holder. */
+  const acquire = async (name: string): Promise<() => void> => {
+    const previous = locks.get(name) ?? Promise.resolve();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const chained = previous.then(() => held);
+    locks.set(name, chained);
+    await previous;
+    return () => {
+      release();
+      if (locks.get(name) === chained) locks.delete(name);
+    };
+  };
+
+  const transaction = async <T>(work: (tx: Transaction) => Promise<T>): Promise<T> => {
+    const staged: Appointment[] = [];
+    const changed = new Map<string, Appointment>();
+    const view = () => [...rows.map((a) => changed.get(a.id) ?? a), ...staged];
+    const events: OutboxEvent[] = [];
+    const releases: (() => void)[] = [];
+    const tx: Transaction = {
+      garages: provided('garages', others.garages),
+      integrations: provided('integrations', others.integrations),
+      products: provided('products', others.products),
+      stock: provided('stock', others.stock),
+      vehicles: provided('vehicles', others.vehicles),
+      quotes: provided('quotes', others.quotes),
+      leads: provided('leads', others.leads),
+      idempotencyRecords: provided('idempotencyRecords', others.idempotencyRecords),
+      outbox: provided('outbox', { enqueue: async (event) => void events.push(structuredClone(event)), ...others.outbox }),
+      appointments: {
+        ...readerOver(view),
+        async create(input) {
+          await tick();
+          const appointment = insert(view(), input);
+          staged.push(appointment);
+          return structuredClone(appointment);
+        },
+        async findForUpdate(garageId, id) {
+          if (!withoutLock) releases.push(await acquire(`row|${id}`));
+          const found = view().find((a) => a.id === id && (garageId === null || a.garageId === garageId));
+          return found ? structuredClone(found) : null;
+        },
+        async update(id, change) {
+          await tick();
+          const current = view().find((a) => a.id === id);
+          if (!current) throw new Error(`in-memory appointments: no appointment ${id}`);
+          const next = structuredClone({ ...current, ...change, updatedAt: clock.now() });
+          const index = staged.findIndex((a) => a.id === id);
+          if (index >= 0) staged[index] = next;
+          else changed.set(id, next);
+          return structuredClone(next);
+        },
+      } satisfies AppointmentRepository,
+      bookingLocks: {
+        acquire: async (key) => {
+          if (!withoutLock) releases.push(await acquire(`${key.garageId}|${key.localDate}`));
+        },
+        async acquireAndListOverlapping(key, from, to, excludeId) {
+          await this.acquire(key);
+          return readerOver(view).listOverlapping(key.garageId, from, to, excludeId);
+        },
+      },
+    };
+    try {
+      const result = await open.run(tx, () => work(tx));
+      // A unique index also sees rows committed by others meanwhile (other dates): check at commit too.
+      for (const a of staged) assertUnique(rows, a);
+      for (const [id, next] of changed) rows[rows.findIndex((a) => a.id === id)] = next;
+      rows.push(...staged);
+      published.push(...events);
+      return result;
+    } finally {
+      for (const release of releases) release();
+    }
+  };
+
+  return {
+    uow: {
+      run: (work) => {
+        const outer = open.getStore();
+        return outer ? work(outer) : transaction(work);
+      },
+    },
+    appointments: readerOver(() => rows),
+    committed: () => structuredClone(rows),
+    events: () => structuredClone(published),
+  };
+};
