@@ -1,4 +1,4 @@
-// Webhook delivery figures (issue 15): one dedicated worker, a fast receiver on loopback, events written through the
+// Webhook delivery figures: one dedicated worker, a fast receiver on loopback, events written through the
 // outbox as the API writes them. Lag is commit to the receiver seeing the request; throughput is a backlog of events
 // (each to every integration) drained end to end.
 import { once } from 'node:events';

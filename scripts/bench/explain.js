@@ -1,4 +1,4 @@
-// The query plans of the read path (issue 18): the exact SQL the repositories send, captured at the pool, then run
+// The query plans of the read path: the exact SQL the repositories send, captured at the pool, then run
 // again under EXPLAIN (ANALYZE, BUFFERS) on the bench's data. Printed in short by `pnpm bench` (which index, how many
 // rows, how long); `--explain` prints every plan in full.
 import { connectPostgres, makeListVersionProbe, makeRepositories } from '../../packages/postgres/dist/index.js';

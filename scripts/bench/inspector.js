@@ -1,4 +1,4 @@
-// A CPU profile of the API per scenario (issue 18: a profile of each path), taken through the inspector protocol of
+// A CPU profile of the API per scenario (a profile of each path), taken through the inspector protocol of
 // the API process, which `pnpm bench -- --profile` starts with `--inspect` on a loopback port. Profiling only while a
 // scenario runs keeps start-up and the bench's own fixture reads out of each path's profile.
 import { writeFileSync } from 'node:fs';

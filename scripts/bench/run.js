@@ -270,7 +270,7 @@ const main = async () => {
   const ratio = (name) => (byName.get(name)?.result.requests.average ?? NaN) / ceiling;
   const targets = [];
   const target = (label, ok, figure) => targets.push(`${Number.isNaN(figure) ? 'n/a ' : ok ? 'met ' : 'MISS'}  ${label}`);
-  // The targets of issue 18, each against the bare route of the same run.
+  // The performance targets (docs/operators/performance.md), each against the bare route of the same run.
   const products = ratio('products limit=100');
   target(`cached products page ≥ 0.5 × bare: ${products.toFixed(2)}`, products >= 0.5, products);
   const notModified = ratio('products 304 (If-None-Match)');

@@ -108,7 +108,7 @@ export const seed = async (database, encryptionKey, log) => {
   const small = await createGarage('bench-small', SMALL_PRODUCTS);
   // Bookings get a garage of their own so that the read scenarios never see its appointments.
   const booking = await createGarage('bench-booking', 0);
-  // A garage whose next month is busy: availability over 31 days must count thousands of appointments (issue 13).
+  // A garage whose next month is busy: availability over 31 days must count thousands of appointments.
   const busy = await createGarage('bench-busy', 0);
   // Bookings spread over many days (a lock per garage and day): what a garage's many connectors do at once.
   // 15-minute slots, 10 places each: some 17,000 places over the 60-day horizon, enough for the scenario's run.

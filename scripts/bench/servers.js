@@ -123,7 +123,7 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect =
     ...serviceEnv(port, databaseUrl, encryptionKey),
     ...allocator,
     REDIS_URL: redisUrl,
-    // Measured as operators run it: one info line per request (issue 18).
+    // Measured as operators run it: one info line per request.
     LOG_LEVEL: 'info',
     TRUST_PROXY: '127.0.0.1',
     // What a mode of the bench adds (tracing.js: the OTLP variables).

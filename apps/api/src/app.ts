@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import type { Config, TrustProxy } from '@garage/config';
+import { API_VERSIONS, type VersionRegistry } from '@garage/versions';
 import { clientErrorHandler } from './http/client-errors.js';
 import { createLogger, OneLinePerRequest, requestIdOf } from './logging.js';
 import demo from './composition/demo.js';
@@ -22,6 +23,7 @@ import healthMetrics from './plugins/health-metrics.js';
 import rateLimits from './plugins/rate-limits.js';
 import httpConventions from './plugins/http-conventions.js';
 import listCache from './plugins/list-cache.js';
+import apiVersions from './plugins/api-versions.js';
 import metrics from './plugins/metrics.js';
 import readiness from './plugins/readiness.js';
 import responseHeaders, { securityHeaders, setsHeaders } from './plugins/response-headers.js';
@@ -46,6 +48,8 @@ export interface AppOverrides {
   listVersionShareMs?: number;
   /** How long one readiness probe answers every `/health/ready` (readiness.ts); tests that cut a dependency pass 0. */
   readinessShareMs?: number;
+  /** The supported API versions; tests pass a registry of their own (a deprecated version, say). */
+  apiVersions?: VersionRegistry;
 }
 
 const API_DESCRIPTION = `Public integration API of the garage-management system.
@@ -86,6 +90,9 @@ const trustProxyOption = (value: TrustProxy) => (typeof value === 'number' ? (_a
  * 5. routes.
  */
 export const buildApp = async (config: Config, overrides: AppOverrides = {}): Promise<App> => {
+  const versions = overrides.apiVersions ?? API_VERSIONS;
+  /** The OpenAPI document of each supported version, written by `transformObject` the first time one is asked for. */
+  const documents = new Map<string, unknown>();
   const app = Fastify<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger>({
     loggerInstance: createLogger(config.logLevel, overrides.logStream),
     genReqId: requestIdOf,
@@ -106,7 +113,8 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     frameworkErrors: (err, request, reply) => {
       const { status, body } = frameworkErrorHandler(err);
       request.log.info({ code: body.code }, body.error);
-      void (reply as FastifyReply).code(status).header('x-request-id', request.id).send(body);
+      // Said here too: a request refused this early is answered before the version plugin's hooks run.
+      void (reply as FastifyReply).code(status).header('x-request-id', request.id).header('garage-version', versions.oldest).send(body);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -130,15 +138,32 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
       },
     },
     transform: markRateLimited as never,
-    // The generated document is OpenAPI 3.1 (`openapi` above), whose paths completeDocument walks.
-    transformObject: (document) => completeDocument(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Parameters<typeof completeDocument>[0]) as never,
+    // The generated document is OpenAPI 3.1 (`openapi` above), whose paths completeDocument walks: once per supported
+    // version, the newest being what `app.swagger()` returns.
+    transformObject: (document) => {
+      const generated = JSON.stringify('openapiObject' in document ? document.openapiObject : document.swaggerObject);
+      for (const { version } of versions.versions) documents.set(version, completeDocument(JSON.parse(generated), version, versions));
+      return documents.get(versions.latest) as never;
+    },
+  });
+  app.decorate('openapiDocument', (version: string) => {
+    app.swagger();
+    return documents.get(version);
   });
   // In a scope of its own with @fastify/helmet (`reply.helmet()`), whose per-request hooks then stay off the API.
   await app.register(async (docs) => {
     // A page, unlike the API's JSON: helmet's defaults for pages (swagger-ui sets its own CSP).
     docs.addHook('onRequest', setsHeaders(securityHeaders()));
     await docs.register(fastifyHelmet, { global: false });
-    await docs.register(swaggerUi, { routePrefix: '/api/public/docs', staticCSP: true });
+    await docs.register(swaggerUi, {
+      routePrefix: '/api/public/docs',
+      staticCSP: true,
+      // One document per supported version, newest first: the page's top bar lets the reader pick.
+      uiConfig: {
+        urls: [...versions.versions].reverse().map(({ version }) => ({ url: `/api/public/openapi.json?version=${version}`, name: version })),
+        'urls.primaryName': versions.latest,
+      } as never,
+    });
     await docs.register(docPages);
   });
 
@@ -149,6 +174,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(readiness, { probeShareMs: overrides.readinessShareMs });
   await app.register(metrics);
   await app.register(healthMetrics);
+  await app.register(apiVersions, { registry: versions });
 
   await app.register(storage, { config });
   await app.register(redis, { config });

@@ -48,7 +48,7 @@ export const redactedPath = (url: string): string => {
 };
 
 /**
- * A query as it may be logged (CONTRACT.md §1): the value of every `apiKey` parameter, whatever its spelling (case,
+ * A query as it may be logged (docs/reference/contract.md §1): the value of every `apiKey` parameter, whatever its spelling (case,
  * percent-encoded name) or separator, replaced by `[REDACTED]`. It splits on every delimiter a query parser might
  * honour, not at `&` only.
  */

@@ -12,7 +12,7 @@ import {
 } from './appointments-support.js';
 import { UUID } from './helper.js';
 
-t.test('POST /api/public/appointments (CONTRACT.md §4.1)', async (t) => {
+t.test('POST /api/public/appointments (docs/reference/contract.md §4.1)', async (t) => {
   const { app, admin, db } = await buildBookingApp(t);
   const garage = await createBookingGarage(admin);
   const other = await createBookingGarage(admin);

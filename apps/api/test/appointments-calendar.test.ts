@@ -12,7 +12,7 @@ import {
 } from './appointments-support.js';
 import { RFC3339 } from './helper.js';
 
-t.test('availability and booking follow the garage settings (CONTRACT.md §4.1)', async (t) => {
+t.test('availability and booking follow the garage settings (docs/reference/contract.md §4.1)', async (t) => {
   const { app, admin, clock } = await buildBookingApp(t);
 
   t.test('GET availability: shape, caching headers, no CORS', async (t) => {

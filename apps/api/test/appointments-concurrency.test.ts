@@ -9,7 +9,7 @@ interface Answer {
 }
 
 // Real sockets, real Postgres: simultaneous requests meet in the database exactly as they would in production.
-t.test('booking over real HTTP never overbooks (CONTRACT.md §4.1)', async (t) => {
+t.test('booking over real HTTP never overbooks (docs/reference/contract.md §4.1)', async (t) => {
   const { app, admin, db } = await buildBookingApp(t);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/public/appointments`;

@@ -8,7 +8,7 @@ import { eventually, http, startApi } from './processes.js';
 const addDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * CONTRACT.md §4.1: a retry with the same Idempotency-Key never books twice, even when the process that handled the
+ * docs/reference/contract.md §4.1: a retry with the same Idempotency-Key never books twice, even when the process that handled the
  * first request dies at the worst moment: after the booking was written, before its record was. The booking and the
  * record commit in one transaction, so a process killed in between leaves neither, and the retry books exactly once.
  */

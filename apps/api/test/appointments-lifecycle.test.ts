@@ -2,7 +2,7 @@ import t from 'tap';
 import type { App } from '../src/index.js';
 import { at, bookingBody, buildBookingApp, createBookingGarage, getAvailability, postAppointment, starts, TUESDAY } from './appointments-support.js';
 
-/** CONTRACT.md §4.6 over HTTP and real Postgres: read, list, cancel and reschedule what was booked. */
+/** docs/reference/contract.md §4.6 over HTTP and real Postgres: read, list, cancel and reschedule what was booked. */
 
 const post = (app: App, key: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
   app.inject({
@@ -14,7 +14,7 @@ const post = (app: App, key: string, url: string, body?: unknown, headers: Recor
 const get = (app: App, key: string, url: string, headers: Record<string, string> = {}) =>
   app.inject({ method: 'GET', url: `/api/public/appointments${url}`, headers: { 'x-api-key': key, ...headers } });
 
-t.test('appointment lifecycle (CONTRACT.md §4.6)', async (t) => {
+t.test('appointment lifecycle (docs/reference/contract.md §4.6)', async (t) => {
   const { app, admin, db, clock } = await buildBookingApp(t);
   const garage = await createBookingGarage(admin);
   const other = await createBookingGarage(admin);

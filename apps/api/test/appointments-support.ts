@@ -2,7 +2,7 @@ import type { CreateGarageCommand } from '@garage/domain';
 import { testClock, type TestClock } from '@garage/domain/testing';
 import type { Test } from 'tap';
 import type { App } from '../src/index.js';
-import { build, product, type Built } from './helper.js';
+import { build, FIRST_VERSION, product, type Built } from './helper.js';
 import type { AdminUseCases } from '@garage/composition';
 
 /** Monday 2026-11-30 09:00 in Paris (UTC+1): Tuesday 2026-12-01 is bookable, with 120 minutes notice. */
@@ -51,7 +51,7 @@ export const createBookingGarage = async (
   const slug = `booking-${garageCount}`;
   const garage = await admin.createGarage({ slug, name: `Garage ${slug}`, ...settings });
   const integration = async (name: string, sync: ('appointments' | 'catalog')[], webhookUrl: string | null) => {
-    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl });
+    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl, apiVersion: FIRST_VERSION });
     return { id: created.integration.id, key: created.apiKey };
   };
   const shop = await integration('shop', ['appointments'], 'http://127.0.0.1:9/hooks/shop');

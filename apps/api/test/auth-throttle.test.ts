@@ -66,7 +66,7 @@ t.test('with REDIS_URL the failures of every instance count together', async (t)
   t.equal((await products(second.app, ip, garage.keys.all)).statusCode, 429, 'and then every request on that instance');
 });
 
-t.test('a valid key makes no Redis round trip for the throttle; failures do (CONTRACT.md §4.5)', async (t) => {
+t.test('a valid key makes no Redis round trip for the throttle; failures do (docs/reference/contract.md §4.5)', async (t) => {
   const { app, admin } = await build(t, { env: { REDIS_URL } });
   const garage = await seedGarage(admin);
   const redis = app.redis;

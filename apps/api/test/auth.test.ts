@@ -3,7 +3,7 @@ import { build, seedGarage } from './helper.js';
 
 const TTL_MS = 300;
 
-t.test('API keys (CONTRACT.md §3)', async (t) => {
+t.test('API keys (docs/reference/contract.md §3)', async (t) => {
   const { app, admin } = await build(t, { keyCacheTtlMs: TTL_MS });
   const garage = await seedGarage(admin);
   const get = (url: string, key?: string) =>

@@ -62,7 +62,7 @@ t.test('CORS: public endpoints allow cross-origin calls, key endpoints send no C
         headers: { origin: ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
       });
       t.same(corsHeaders(preflight.headers), [], `${url} preflight`);
-      // A known path without OPTIONS: 405 like any other method it does not have (CONTRACT.md §1).
+      // A known path without OPTIONS: 405 like any other method it does not have (docs/reference/contract.md §1).
       t.equal(preflight.statusCode, 405);
       t.equal(preflight.json().code, 'METHOD_NOT_ALLOWED');
       t.equal(preflight.headers.allow, 'GET, HEAD');

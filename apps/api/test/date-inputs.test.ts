@@ -2,7 +2,7 @@ import t from 'tap';
 import { build, seedGarage } from './helper.js';
 
 /**
- * CONTRACT.md §1: times and dates that do not exist or fall outside the years 0001–9999 get 400, never 500. Every
+ * docs/reference/contract.md §1: times and dates that do not exist or fall outside the years 0001–9999 get 400, never 500. Every
  * time input of the API goes through the route schemas' `date-time` / `date` formats.
  */
 const BAD_TIMES = [

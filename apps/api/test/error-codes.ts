@@ -1,4 +1,4 @@
-/** Every error code of CONTRACT.md §2, written out from the contract rather than taken from the code under test. */
+/** Every error code of docs/reference/contract.md §2, written out from the contract rather than taken from the code under test. */
 export const ERROR_CODES: readonly string[] = [
   'VALIDATION_FAILED',
   'INVALID_REFERENCE',

@@ -4,7 +4,7 @@ import t from 'tap';
 import { Type } from 'typebox';
 import { build, UUID } from './helper.js';
 
-/** CONTRACT.md §2, written out again here so that a change to the mapping in the app fails this test. */
+/** docs/reference/contract.md §2, written out again here so that a change to the mapping in the app fails this test. */
 const CONTRACT_STATUS: Record<ApiErrorCode, number> = {
   VALIDATION_FAILED: 400,
   INVALID_REFERENCE: 400,
@@ -18,6 +18,7 @@ const CONTRACT_STATUS: Record<ApiErrorCode, number> = {
   IDEMPOTENCY_IN_PROGRESS: 409,
   APPOINTMENT_NOT_CHANGEABLE: 409,
   WEBHOOK_NOT_CONFIGURED: 409,
+  VERSION_UNSUPPORTED: 400,
   METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -168,7 +169,7 @@ t.test('the one error handler', async (t) => {
     }
   });
 
-  t.test('known path, wrong method: 405 METHOD_NOT_ALLOWED (CONTRACT.md §1)', async (t) => {
+  t.test('known path, wrong method: 405 METHOD_NOT_ALLOWED (docs/reference/contract.md §1)', async (t) => {
     for (const [method, url] of [['POST', '/api/public/products'], ['DELETE', '/api/public/fleet']] as const) {
       const res = await app.inject({ method, url });
       t.equal(res.statusCode, 405, `${method} ${url}`);

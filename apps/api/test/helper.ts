@@ -3,9 +3,9 @@ import { Writable } from 'node:stream';
 import type { Clock, ProductImportRow, SyncToggle, VehicleImportRow } from '@garage/domain';
 import { createTestDatabase, type TestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
-import { buildApp, loadConfig, type App } from '../src/index.js';
+import { buildApp, loadConfig, type App, type AppOverrides } from '../src/index.js';
 import { adminFor } from './admin.js';
-import { makeConformanceCheck } from './openapi-conformance.js';
+import { makeVersionedConformanceCheck } from './openapi-conformance.js';
 import type { AdminUseCases } from '@garage/composition';
 
 export const ENCRYPTION_KEY = randomBytes(32).toString('base64');
@@ -40,6 +40,8 @@ export interface BuildOptions {
   /** Point the app at another server (e.g. a proxy in front of Postgres) for the same database. */
   databaseUrl?: (url: string) => string;
   env?: Record<string, string>;
+  /** Another set of API versions (a deprecated one, say). */
+  apiVersions?: AppOverrides['apiVersions'];
 }
 
 export interface Built {
@@ -52,15 +54,15 @@ export interface Built {
  * A fresh database and an app on it, closed and dropped when the test ends. The app is not ready yet, so a test
  * may still add routes of its own; `inject` readies it. Fails (never skips) without TEST_DATABASE_URL.
  */
-let conformance: ReturnType<typeof makeConformanceCheck> | null = null;
+let conformance: ReturnType<typeof makeVersionedConformanceCheck> | null = null;
 
 /**
- * Every response of `app.inject(options)` is checked against the committed OpenAPI document (CONTRACT.md §7): a
+ * Every response of `app.inject(options)` is checked against the committed OpenAPI document (docs/reference/contract.md §7): a
  * response the document does not describe rejects the call, so the test that received it fails. The chained and
  * callback forms of inject are left as they are.
  */
 export const checkResponsesAgainstDocument = (app: App): void => {
-  conformance ??= makeConformanceCheck();
+  conformance ??= makeVersionedConformanceCheck();
   const check = conformance;
   const inject = app.inject.bind(app) as (...args: unknown[]) => unknown;
   Object.assign(app, {
@@ -94,6 +96,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     idempotencyPurgeIntervalMs: options.idempotencyPurgeIntervalMs,
     listVersionShareMs: options.listVersionShareMs ?? 0,
     readinessShareMs: options.readinessShareMs ?? 0,
+    apiVersions: options.apiVersions,
   });
   t.teardown(async () => {
     await app.close();
@@ -140,7 +143,8 @@ export interface SeededGarage {
 export const seedGarage = async (admin: AdminUseCases, slug = 'acme'): Promise<SeededGarage> => {
   await admin.createGarage({ slug, name: `Garage ${slug}` });
   const integration = async (name: string, sync: SyncToggle[]) => {
-    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl: null });
+    // Pinned to the first version: the tests written against it assert its shapes (docs/reference/contract.md §8).
+    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl: null, apiVersion: FIRST_VERSION });
     return { key: created.apiKey, id: created.integration.id };
   };
   const all = await integration('all', ['appointments', 'catalog', 'stock']);
@@ -167,6 +171,10 @@ export const seedGarage = async (admin: AdminUseCases, slug = 'acme'): Promise<S
     vehicleIds: vehicles.ids,
   };
 };
+
+/** The first API version, whose shapes most tests assert; `LATEST_VERSION` is the newest. */
+export const FIRST_VERSION = '2026-11-21';
+export const LATEST_VERSION = '2026-11-26';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** RFC 3339 with an offset (Z or ±hh:mm). */

@@ -9,7 +9,7 @@ import { build } from './helper.js';
 import { openStorage } from '@garage/composition';
 
 /**
- * CONTRACT.md §1: text holding NUL (which Postgres cannot store) or an unpaired UTF-16 surrogate (which would be
+ * docs/reference/contract.md §1: text holding NUL (which Postgres cannot store) or an unpaired UTF-16 surrogate (which would be
  * stored as U+FFFD, silently changing what the client sent) gets 400 VALIDATION_FAILED naming the field, wherever it
  * is sent: body, query string or path, on every route, and nothing is written. Run on Postgres and on PGlite.
  */

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { build } from './helper.js';
 
-/** CONTRACT.md §6 `integration rotate-key --overlap-hours`: the old key keeps working until the overlap ends. */
+/** docs/reference/contract.md §6 `integration rotate-key --overlap-hours`: the old key keeps working until the overlap ends. */
 t.test('a key rotated with an overlap keeps working until previousKeyExpiresAt, then gets 401', async (t) => {
   // A 1 ms key cache: every lookup after a change reads the database (the 2 s production window is tested in auth.test).
   const { app, admin, db } = await build(t, { keyCacheTtlMs: 1 });

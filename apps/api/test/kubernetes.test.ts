@@ -14,7 +14,7 @@ import { loadConfig } from '../src/index.js';
 import { render, validateObject, type KubernetesObject } from './kubernetes-render.js';
 
 /**
- * deploy/kubernetes (CONTRACT.md §6): base and the production overlay render, every object is valid for the Kubernetes
+ * deploy/kubernetes (docs/reference/contract.md §6): base and the production overlay render, every object is valid for the Kubernetes
  * API, and the properties operators rely on hold: probes on the health endpoints, drain timing, non-root read-only
  * pods, secrets only by reference, metrics never behind the public Service, and a Postgres connection budget.
  */
@@ -142,7 +142,7 @@ const checkRender = (t: Test, objects: KubernetesObject[]) => {
     checkProbes(t, 'api', apiContainer);
     const preStop = apiContainer.lifecycle?.preStop?.sleep?.seconds ?? 0;
     t.ok(preStop > 0, 'preStop: the endpoint is removed before SIGTERM');
-    t.equal(envValue(apiContainer, 'SHUTDOWN_DELAY_MS'), '5000', 'SHUTDOWN_DELAY_MS as CONTRACT.md §6 says');
+    t.equal(envValue(apiContainer, 'SHUTDOWN_DELAY_MS'), '5000', 'SHUTDOWN_DELAY_MS as docs/reference/contract.md §6 says');
     const drain = preStop + Number(envValue(apiContainer, 'SHUTDOWN_DELAY_MS')) / 1000 + IN_FLIGHT_DRAIN_SECONDS;
     t.ok((podSpec(api.spec?.template).terminationGracePeriodSeconds ?? 30) > drain, `the grace period outlasts the drain (${drain} s)`);
     t.equal(api.spec?.strategy?.rollingUpdate?.maxUnavailable, 0, 'a rollout never lowers capacity');

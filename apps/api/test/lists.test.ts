@@ -8,7 +8,7 @@ const VEHICLE_FIELDS = [
   'publishedAt', 'reference', 'status', 'updatedAt', 'version', 'year',
 ];
 
-t.test('lists (CONTRACT.md §4.2)', async (t) => {
+t.test('lists (docs/reference/contract.md §4.2)', async (t) => {
   const { app, admin } = await build(t);
   const garage = await seedGarage(admin);
   const key = garage.keys.all;

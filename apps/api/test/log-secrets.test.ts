@@ -3,7 +3,7 @@ import { at, bookingBody, createBookingGarage, TUESDAY } from './appointments-su
 import { build, LogCapture, seedGarage } from './helper.js';
 
 /**
- * CONTRACT.md §1: secrets never reach a log line. Every endpoint is driven with API keys (valid, unknown, revoked),
+ * docs/reference/contract.md §1: secrets never reach a log line. Every endpoint is driven with API keys (valid, unknown, revoked),
  * quote tokens, webhook secrets and Idempotency-Keys in every position a client can put them (header, query in every
  * spelling the parser accepts, path, body), at LOG_LEVEL=trace, and no log line may hold any of them.
  */

@@ -3,14 +3,14 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 /**
- * CONTRACT.md §7: every response the test suite receives is checked against the committed document: its status is
+ * docs/reference/contract.md §7: every response the test suite receives is checked against the committed document: its status is
  * declared for the operation, its headers are declared (protocol headers aside), and its body is valid. A response
  * the document does not describe fails the test that received it, so the document cannot drift from the code.
  */
 
 type Json = Record<string, any>;
 
-const DOCUMENT_URL = new URL('../../../openapi/openapi.json', import.meta.url);
+const documentUrl = (name: string) => new URL(`../../../openapi/${name}.json`, import.meta.url);
 
 /** Headers of HTTP itself, of the security-header and CORS layers, not part of any operation's contract. */
 const PROTOCOL_HEADERS = new Set([
@@ -36,7 +36,26 @@ interface Route {
   params: number;
 }
 
-export const loadDocument = (): Json => JSON.parse(readFileSync(DOCUMENT_URL, 'utf8'));
+/** The committed document of one API version (`openapi/<version>.json`), or the latest's (`openapi/openapi.json`). */
+export const loadDocument = (version = 'openapi'): Json => JSON.parse(readFileSync(documentUrl(version), 'utf8'));
+
+/**
+ * docs/reference/contract.md §8: each response is checked against the document of the version it was served at, which its
+ * `Garage-Version` header names; responses outside /api/public carry none and are checked against the latest.
+ */
+export const makeVersionedConformanceCheck = () => {
+  const checks = new Map<string, (response: ReceivedResponse) => void>();
+  return (response: ReceivedResponse): void => {
+    const version = response.headers['garage-version'];
+    const name = typeof version === 'string' ? version : 'openapi';
+    let check = checks.get(name);
+    if (!check) {
+      check = makeConformanceCheck(loadDocument(name));
+      checks.set(name, check);
+    }
+    check(response);
+  };
+};
 
 export const makeConformanceCheck = (document: Json = loadDocument()) => {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -90,6 +109,6 @@ export const makeConformanceCheck = (document: Json = loadDocument()) => {
     } else if (!content && response.body.length > 0 && response.statusCode !== 304) {
       problems.push('a body where the document declares none');
     }
-    if (problems.length > 0) throw new Error(`${where} does not match openapi/openapi.json:\n  ${problems.join('\n  ')}`);
+    if (problems.length > 0) throw new Error(`${where} does not match the document of its version:\n  ${problems.join('\n  ')}`);
   };
 };

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import t from 'tap';
 
-/** CONTRACT.md §7: `@redocly/cli lint` with the recommended rules (redocly.yaml) reports no error and no warning. */
+/** docs/reference/contract.md §7: `@redocly/cli lint` with the recommended rules (redocly.yaml) reports no error and no warning. */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 t.test('the committed OpenAPI document lints clean with the recommended rules', async (t) => {

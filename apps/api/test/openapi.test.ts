@@ -39,7 +39,7 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
   const params = products.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort();
   t.same(
     params,
-    ['header:if-none-match', 'header:x-request-id', 'query:cursor', 'query:limit', 'query:sku', 'query:updatedSince'],
+    ['header:garage-version', 'header:if-none-match', 'header:x-request-id', 'query:cursor', 'query:limit', 'query:sku', 'query:updatedSince'],
     'apiKey is a security scheme, not a parameter; the request headers are declared',
   );
   t.same(products.security, [{ apiKey: [] }, { apiKeyQuery: [] }]);

@@ -10,7 +10,7 @@ import { eventually, http, privatePostgres, startApi } from './processes.js';
  * database crashes and comes back while the process runs, then the process is stopped with a request in flight.
  */
 
-/** "Within a few seconds" (CONTRACT.md §6): an answer that takes longer fails the test as a hang. */
+/** "Within a few seconds" (docs/reference/contract.md §6): an answer that takes longer fails the test as a hang. */
 const FEW_SECONDS = 5000;
 
 /** Resolves with the error code of a TCP connection attempt, or 'connected'. */

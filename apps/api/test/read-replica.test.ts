@@ -6,7 +6,7 @@ import { ENCRYPTION_KEY, product, seedGarage } from './helper.js';
 import { eventually, http, privatePostgres, startApi } from './processes.js';
 
 /**
- * DATABASE_READ_URL (CONTRACT.md §6): with a real streaming replica, lists and availability read from it, so they
+ * DATABASE_READ_URL (docs/reference/contract.md §6): with a real streaming replica, lists and availability read from it, so they
  * show a write only once the replica has replayed it, while bookings go to the primary and stay exact.
  */
 t.test('lists read the replica, bookings the primary', async (t) => {

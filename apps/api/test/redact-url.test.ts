@@ -1,7 +1,7 @@
 import t from 'tap';
 import { loggedUrl, redactQuery } from '../src/logging.js';
 
-// CONTRACT.md §1: logged URLs never hold a key, and quote paths never their token.
+// docs/reference/contract.md §1: logged URLs never hold a key, and quote paths never their token.
 t.test('redactQuery keeps a query that names no key, and redacts every spelling of one', async (t) => {
   for (const query of ['', 'limit=100&cursor=abc.def', 'garageSlug=g&make=Renault', 'category=quotes', 'q=%20']) {
     t.equal(redactQuery(query), query, query);

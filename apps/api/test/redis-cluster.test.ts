@@ -7,7 +7,7 @@ const UNKNOWN_VEHICLE = '00000000-0000-4000-8000-000000000000';
 const LEAD = JSON.stringify({ vehicleId: UNKNOWN_VEHICLE, name: 'A', email: 'a@example.com', consent: true });
 
 /**
- * REDIS_CLUSTER_NODES (CONTRACT.md §6): two API processes share one lead limit through a three-master Redis Cluster
+ * REDIS_CLUSTER_NODES (docs/reference/contract.md §6): two API processes share one lead limit through a three-master Redis Cluster
  * (keys hash-tagged by client IP), and losing a master never makes a request wait a second: the counters on it are
  * simply not enforced, as with a Redis outage.
  */

@@ -23,7 +23,7 @@ const HAPROXY = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/hapro
 if (!HAPROXY) throw new Error('haproxy is not installed: the scale-out test needs it (.ci/system-deps installs it)');
 
 const INSTANCES = 3;
-/** CONTRACT.md §6: revoking or rotating a key takes effect on every instance within 5 seconds. */
+/** docs/reference/contract.md §6: revoking or rotating a key takes effect on every instance within 5 seconds. */
 const REVOCATION_WINDOW_MS = 5000;
 
 /**

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { build, seedGarage } from './helper.js';
 
-/** CONTRACT.md §3: every failed authentication gets the same 401 body, so a prober learns nothing from its wording. */
+/** docs/reference/contract.md §3: every failed authentication gets the same 401 body, so a prober learns nothing from its wording. */
 t.test('every 401 has one body, whatever the reason', async (t) => {
   const { app, admin } = await build(t, { keyCacheTtlMs: 0 });
   const garage = await seedGarage(admin);

@@ -10,7 +10,7 @@ const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 
   return condition();
 };
 
-/** CONTRACT.md §5.1, against a real receiver on loopback. */
+/** docs/reference/contract.md §5.1, against a real receiver on loopback. */
 t.test('webhook self-service', async (t) => {
   const receiver = await startReceiver((request, response) => {
     response.writeHead(request.path.startsWith('/down') ? 503 : 204).end();

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { isUuid, type QuoteLineInput, type SyncToggle } from '@garage/domain';
+import { API_VERSIONS } from '@garage/versions';
 
 /**
  * Parsers for option and argument values. They reject what is malformed as text (commander then reports a usage
@@ -19,6 +20,14 @@ export const parseNumber = (value: string): number => {
 };
 
 const parseDecimal = (value: string): number | undefined => (/^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined);
+
+/** A supported API version (docs/connectors/versions.md), such as 2026-11-26. */
+export const parseApiVersion = (value: string): string => {
+  if (!API_VERSIONS.find(value)) {
+    throw new InvalidArgumentError(`unsupported API version "${value}"; supported: ${API_VERSIONS.versions.map((v) => v.version).join(', ')}`);
+  }
+  return value;
+};
 
 export const SYNC_TOGGLES: readonly SyncToggle[] = ['appointments', 'catalog', 'stock'];
 

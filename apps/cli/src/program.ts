@@ -7,6 +7,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerQuote } from './commands/quote.js';
 import { registerSecrets } from './commands/secrets.js';
 import { registerSeed } from './commands/seed.js';
+import { registerVersions } from './commands/versions.js';
 import { registerWebhook } from './commands/webhook.js';
 import type { CliEnvironment } from './composition.js';
 import type { CliContext } from './context.js';
@@ -40,6 +41,7 @@ const buildProgram = (env: CliEnvironment, io: Io): Command => {
   registerSeed(program, ctx);
   registerWebhook(program, ctx);
   registerSecrets(program, ctx);
+  registerVersions(program, ctx);
   return program;
 };
 

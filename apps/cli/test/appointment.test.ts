@@ -2,7 +2,7 @@ import t from 'tap';
 import { cliFails, cliJson, UUID, LOOPBACK_WEBHOOKS } from './helpers/cli.js';
 import { cliDatabase } from './helpers/database.js';
 
-/** `appointment list` and `appointment set-status` (CONTRACT.md §4.6, §6 Admin CLI). */
+/** `appointment list` and `appointment set-status` (docs/reference/contract.md §4.6, §6 Admin CLI). */
 const { env, query } = await cliDatabase(t);
 
 t.test('appointment commands', async (t) => {

@@ -5,6 +5,7 @@ import { cliDatabase } from './helpers/database.js';
 
 const { env, query } = await cliDatabase(t);
 
+const LATEST = '2026-11-26';
 const HOURS = 'mon-fri 08:00-12:00,14:00-18:00; sat 09:00-12:00';
 
 t.test('garage create prints {id, slug} and stores every booking setting', async (t) => {
@@ -68,7 +69,8 @@ t.test('integrations: create, list, rotate-key, revoke; keys and secrets are nev
   const shop = await cliJson(t, [
     'integration', 'create', '--garage', 'north', '--name', 'Web shop', '--sync', 'appointments,catalog', '--webhook-url', 'https://shop.example/hooks',
   ], env);
-  t.same(Object.keys(shop).sort(), ['apiKey', 'id', 'webhookSecret']);
+  t.same(Object.keys(shop).sort(), ['apiKey', 'apiVersion', 'id', 'webhookSecret']);
+  t.equal(shop.apiVersion, LATEST, 'pinned to the latest version');
   t.match(shop.id, UUID);
   t.match(shop.apiKey, /^[0-9a-f]{32}$/);
   t.match(shop.webhookSecret, /^whsec_[A-Za-z0-9+/]+={0,2}$/);
@@ -90,10 +92,10 @@ t.test('integrations: create, list, rotate-key, revoke; keys and secrets are nev
 
   const listed = await cliJson(t, ['integration', 'list', '--garage', 'north'], env);
   t.equal(listed.length, 2, 'failed creations wrote nothing');
-  for (const item of listed) t.same(Object.keys(item), ['id', 'name', 'sync', 'webhookUrl', 'revoked', 'lastUsedAt']);
+  for (const item of listed) t.same(Object.keys(item), ['id', 'name', 'sync', 'webhookUrl', 'apiVersion', 'revoked', 'lastUsedAt']);
   const byId = new Map<string, any>(listed.map((i: any) => [i.id, i]));
-  t.same(byId.get(shop.id), { id: shop.id, name: 'Web shop', sync: ['appointments', 'catalog'], webhookUrl: 'https://shop.example/hooks', revoked: false, lastUsedAt: null });
-  t.same(byId.get(bare.id), { id: bare.id, name: 'Accounting', sync: [], webhookUrl: null, revoked: false, lastUsedAt: null }, 'no --sync: every toggle off');
+  t.same(byId.get(shop.id), { id: shop.id, name: 'Web shop', sync: ['appointments', 'catalog'], webhookUrl: 'https://shop.example/hooks', apiVersion: LATEST, revoked: false, lastUsedAt: null });
+  t.same(byId.get(bare.id), { id: bare.id, name: 'Accounting', sync: [], webhookUrl: null, apiVersion: LATEST, revoked: false, lastUsedAt: null }, 'no --sync: every toggle off');
   t.same(await cliJson(t, ['integration', 'list', '--garage', 'south'], env), []);
 
   const rotated = await cliJson(t, ['integration', 'rotate-key', shop.id], env);

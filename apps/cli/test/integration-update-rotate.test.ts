@@ -41,16 +41,16 @@ t.test('a webhook URL naming an internal address or carrying credentials is refu
   t.equal((await query("select count(*)::int as n from integrations where name = 'Inside'"))[0]?.n, 0, 'nothing created');
 });
 
-t.test('integration update changes what it is given and prints {id, name, sync, webhookUrl}', async (t) => {
+t.test('integration update changes what it is given and prints {id, name, sync, webhookUrl, apiVersion}', async (t) => {
   await cliJson(t, ['garage', 'create', '--slug', 'upd', '--name', 'Update'], env);
   const shop = await cliJson(t, ['integration', 'create', '--garage', 'upd', '--name', 'Shop', '--sync', 'catalog', '--webhook-url', 'https://old.example/hooks'], env);
   await pendingDelivery(shop.id, 'https://old.example/hooks');
 
   const renamed = await cliJson(t, ['integration', 'update', shop.id, '--name', 'Web shop'], env);
-  t.same(renamed, { id: shop.id, name: 'Web shop', sync: ['catalog'], webhookUrl: 'https://old.example/hooks' });
-  t.same(Object.keys(renamed), ['id', 'name', 'sync', 'webhookUrl']);
+  t.same(renamed, { id: shop.id, name: 'Web shop', sync: ['catalog'], webhookUrl: 'https://old.example/hooks', apiVersion: '2026-11-26' });
+  t.same(Object.keys(renamed), ['id', 'name', 'sync', 'webhookUrl', 'apiVersion']);
   t.same(await cliJson(t, ['integration', 'update', shop.id, '--sync', 'appointments,stock'], env), {
-    id: shop.id, name: 'Web shop', sync: ['appointments', 'stock'], webhookUrl: 'https://old.example/hooks',
+    id: shop.id, name: 'Web shop', sync: ['appointments', 'stock'], webhookUrl: 'https://old.example/hooks', apiVersion: '2026-11-26',
   });
   t.same((await cliJson(t, ['integration', 'update', shop.id, '--sync', ''], env)).sync, [], 'an empty list turns every toggle off');
 

@@ -1,5 +1,6 @@
 import createFetchClient from 'openapi-fetch';
 import { ApiError } from './errors.js';
+import { API_VERSION } from './generated/api-version.js';
 import type { operations, paths } from './generated/openapi.js';
 import { listOf, type ListIterable } from './pages.js';
 import { retryingFetch, type RetryOptions } from './retrying-fetch.js';
@@ -34,14 +35,15 @@ type Item<O extends Op> = Success<O> extends { data: (infer T)[] } ? T : never;
 const dataOf = <T>(body: { data: T }): T => body.data;
 
 /**
- * The typed client (CONTRACT.md §7): one method per operation, lists as async iterators, every POST idempotent and
+ * The typed client (docs/reference/contract.md §7): one method per operation, lists as async iterators, every POST idempotent and
  * safely retried. `raw` is the generated openapi-fetch client, for anything the methods do not cover.
  */
 export const createClient = (options: ClientOptions) => {
   const raw = createFetchClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     fetch: retryingFetch(options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)), options),
-    headers: options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey },
+    // The version the generated types describe, on every request: a client release means what its types say.
+    headers: { 'garage-version': API_VERSION, ...(options.apiKey === undefined ? {} : { 'x-api-key': options.apiKey }) },
   });
 
   /** The success body, or an ApiError with the contract's code and the request id. */
@@ -80,8 +82,8 @@ export const createClient = (options: ClientOptions) => {
     appointments: {
       availability: async (query: QueryOf<'listAvailability'>) =>
         dataOf(await settle<Success<'listAvailability'>>(raw.GET('/api/public/appointments/availability', { params: { query } }))),
-      create: (body: BodyOf<'createAppointment'>, post?: PostOptions) =>
-        settle<Success<'createAppointment'>>(raw.POST('/api/public/appointments', { headers: idempotency(post), body })),
+      create: async (body: BodyOf<'createAppointment'>, post?: PostOptions) =>
+        dataOf(await settle<Success<'createAppointment'>>(raw.POST('/api/public/appointments', { headers: idempotency(post), body }))),
       get: async (appointmentId: string) =>
         dataOf(await settle<Success<'getAppointment'>>(raw.GET('/api/public/appointments/{appointmentId}', { params: { path: { appointmentId } } }))),
       list: (query?: ListQuery<'listAppointments'>) =>
@@ -96,28 +98,34 @@ export const createClient = (options: ClientOptions) => {
             }),
           ),
         ),
-      cancel: (appointmentId: string, body: BodyOf<'cancelAppointment'> = {}, post?: PostOptions) =>
-        settle<Success<'cancelAppointment'>>(
-          raw.POST('/api/public/appointments/{appointmentId}/cancel', {
-            params: { path: { appointmentId } },
+      cancel: async (appointmentId: string, body: BodyOf<'cancelAppointment'> = {}, post?: PostOptions) =>
+        dataOf(
+          await settle<Success<'cancelAppointment'>>(
+            raw.POST('/api/public/appointments/{appointmentId}/cancel', {
+              params: { path: { appointmentId } },
               headers: idempotency(post),
-            body,
-          }),
+              body,
+            }),
+          ),
         ),
     },
     leads: {
-      create: (body: BodyOf<'createLead'>, post?: PostOptions) =>
-        settle<Success<'createLead'>>(raw.POST('/api/public/fleet/lead', { headers: idempotency(post), body })),
+      create: async (body: BodyOf<'createLead'>, post?: PostOptions) =>
+        dataOf(await settle<Success<'createLead'>>(raw.POST('/api/public/fleet/lead', { headers: idempotency(post), body }))),
     },
     quotes: {
       get: async (token: string) => dataOf(await settle<Success<'getQuote'>>(raw.GET('/api/public/quotes/{token}', { params: { path: { token } } }))),
-      accept: (token: string, body: BodyOf<'acceptQuote'> = {}, post?: PostOptions) =>
-        settle<Success<'acceptQuote'>>(
-          raw.POST('/api/public/quotes/{token}/accept', { params: { path: { token } }, headers: idempotency(post), body }),
+      accept: async (token: string, body: BodyOf<'acceptQuote'> = {}, post?: PostOptions) =>
+        dataOf(
+          await settle<Success<'acceptQuote'>>(
+            raw.POST('/api/public/quotes/{token}/accept', { params: { path: { token } }, headers: idempotency(post), body }),
+          ),
         ),
-      refuse: (token: string, body: BodyOf<'refuseQuote'> = {}, post?: PostOptions) =>
-        settle<Success<'refuseQuote'>>(
-          raw.POST('/api/public/quotes/{token}/refuse', { params: { path: { token } }, headers: idempotency(post), body }),
+      refuse: async (token: string, body: BodyOf<'refuseQuote'> = {}, post?: PostOptions) =>
+        dataOf(
+          await settle<Success<'refuseQuote'>>(
+            raw.POST('/api/public/quotes/{token}/refuse', { params: { path: { token } }, headers: idempotency(post), body }),
+          ),
         ),
     },
     webhooks: {
@@ -126,12 +134,14 @@ export const createClient = (options: ClientOptions) => {
       deliveries: {
         list: (query?: ListQuery<'listWebhookDeliveries'>) =>
           list<'listWebhookDeliveries'>((q) => raw.GET('/api/public/webhooks/deliveries', { params: { query: q } }), query),
-        retry: (deliveryId: string, post?: PostOptions) =>
-          settle<Success<'retryWebhookDelivery'>>(
-            raw.POST('/api/public/webhooks/deliveries/{deliveryId}/retry', {
-              params: { path: { deliveryId } },
-              headers: idempotency(post),
-            }),
+        retry: async (deliveryId: string, post?: PostOptions) =>
+          dataOf(
+            await settle<Success<'retryWebhookDelivery'>>(
+              raw.POST('/api/public/webhooks/deliveries/{deliveryId}/retry', {
+                params: { path: { deliveryId } },
+                headers: idempotency(post),
+              }),
+            ),
           ),
       },
     },

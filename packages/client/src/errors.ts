@@ -1,6 +1,6 @@
 import type { components } from './generated/openapi.js';
 
-/** The error body of every failed request (CONTRACT.md §2). */
+/** The error body of every failed request (docs/reference/contract.md §2). */
 export type ErrorBody = components['schemas']['Error'];
 /** Every error code the API answers with, from the document. */
 export type ErrorCode = ErrorBody['code'];

@@ -1,3 +1,4 @@
+export { API_VERSION } from './generated/api-version.js';
 export { createClient, type ClientOptions, type GarageClient, type PostOptions } from './client.js';
 export { ApiError, type ErrorBody, type ErrorCode, type ErrorDetail } from './errors.js';
 export type { ListIterable, Page } from './pages.js';

@@ -1,4 +1,4 @@
-/** A page of a list (CONTRACT.md §4.2). */
+/** A page of a list (docs/reference/contract.md §4.2). */
 export interface Page<T> {
   data: T[];
   nextCursor: string | null;

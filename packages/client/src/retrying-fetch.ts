@@ -29,7 +29,7 @@ const isRetryable = async (response: Response): Promise<boolean> => {
 
 /**
  * A fetch that retries a request on network errors, 503, 429 (after `Retry-After`) and 409 IDEMPOTENCY_IN_PROGRESS,
- * with exponential backoff and a bounded number of tries (CONTRACT.md §7). Every retry sends the same request, headers
+ * with exponential backoff and a bounded number of tries (docs/reference/contract.md §7). Every retry sends the same request, headers
  * included, so a POST keeps its Idempotency-Key and the API answers a replay with the first result.
  */
 export const retryingFetch = (

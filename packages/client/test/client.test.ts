@@ -1,8 +1,9 @@
 import t from 'tap';
-import { ApiError, createClient, verifyWebhook, type WebhookEvent } from '../src/index.js';
+import { readFileSync } from 'node:fs';
+import { API_VERSION, ApiError, createClient, verifyWebhook, type WebhookEvent } from '../src/index.js';
 import { startSeededApi } from './server.js';
 
-/** Every operation of the document, through the client, against the real API process (CONTRACT.md §7). */
+/** Every operation of the document, through the client, against the real API process (docs/reference/contract.md §7). */
 t.test('the client against a real server', async (t) => {
   const server = await startSeededApi(t);
   const api = createClient({ baseUrl: server.url, apiKey: server.apiKey });
@@ -33,7 +34,8 @@ t.test('the client against a real server', async (t) => {
     for await (const v of visitor.fleet.list()) references.push(v.reference);
     t.same(references.sort(), ['V-1', 'V-2']);
     t.equal((await visitor.fleet.get(server.vehicleIds['V-2']!)).make, 'Renault');
-    t.same(await visitor.leads.create({ vehicleId: vehicle.id, name: 'Jeanne', email: 'jeanne@example.com', consent: true }), { ok: true });
+    const lead = await visitor.leads.create({ vehicleId: vehicle.id, name: 'Jeanne', email: 'jeanne@example.com', consent: true });
+    t.match(lead, { id: /^[0-9a-f-]{36}$/, vehicleId: vehicle.id, createdAt: /T/ }, 'the lead stored');
   });
 
   t.test('book from availability, read, reschedule, list, cancel', async (t) => {
@@ -41,11 +43,13 @@ t.test('the client against a real server', async (t) => {
     const to = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
     const slots = await api.appointments.availability({ from, to, durationMinutes: 60 });
     t.ok(slots.length > 2, 'bookable slots');
-    const { appointmentId } = await api.appointments.create({
+    const booked = await api.appointments.create({
       startsAt: slots[0]!.startsAt,
       durationMinutes: 60,
       customer: { name: 'Jeanne Martin', email: 'jeanne@example.com' },
     });
+    t.match(booked, { status: 'booked', durationMinutes: 60, customer: { name: 'Jeanne Martin' } }, 'create returns the appointment');
+    const appointmentId = booked.id;
     const appointment = await api.appointments.get(appointmentId);
     t.match(appointment, { id: appointmentId, status: 'booked', durationMinutes: 60 });
     const later = slots.at(-1)!.startsAt;
@@ -54,7 +58,7 @@ t.test('the client against a real server', async (t) => {
     const listed = [];
     for await (const a of api.appointments.list({ updatedSince: '2000-01-01T00:00:00Z' })) listed.push(a.id);
     t.same(listed, [appointmentId]);
-    t.same(await api.appointments.cancel(appointmentId, { reason: 'customer called' }), { ok: true, status: 'cancelled' });
+    t.match(await api.appointments.cancel(appointmentId, { reason: 'customer called' }), { id: appointmentId, status: 'cancelled', cancellationReason: 'customer called' });
     const error = await api.appointments.cancel(appointmentId).catch((e: unknown) => e);
     t.ok(error instanceof ApiError);
     t.match(error, { status: 409, code: 'APPOINTMENT_NOT_CHANGEABLE', requestId: /.+/ });
@@ -111,13 +115,15 @@ t.test('the client against a real server', async (t) => {
     const deliveries = [];
     for await (const d of api.webhooks.deliveries.list({ status: 'succeeded' })) deliveries.push(d);
     t.ok(deliveries.length >= 4);
-    t.same(await api.webhooks.deliveries.retry(deliveries[0]!.id), { ok: true });
+    t.match(await api.webhooks.deliveries.retry(deliveries[0]!.id), { id: deliveries[0]!.id, status: 'pending' }, 'the delivery, queued again');
     await t.rejects(api.webhooks.deliveries.retry('00000000-0000-4000-8000-000000000000'), { status: 404, code: 'NOT_FOUND' });
   });
 
   t.test('raw is the generated client, for anything else', async (t) => {
     const { data, response } = await api.raw.GET('/api/public/products', { params: { query: { sku: 'OIL' } } });
     t.equal(response.status, 200);
+    t.equal(response.headers.get('garage-version'), API_VERSION, 'every request asks for the version the types describe');
+    t.equal(API_VERSION, JSON.parse(readFileSync(new URL('../../../openapi/openapi.json', import.meta.url), 'utf8')).info.version);
     t.equal(data?.data[0]?.name, 'Oil 5W30');
   });
 });

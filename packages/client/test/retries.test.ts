@@ -43,7 +43,7 @@ const startFaultyProxy = async (t: Test, target: string) => {
 const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 
-t.test('retries (CONTRACT.md §7): bounded, with the same Idempotency-Key', async (t) => {
+t.test('retries (docs/reference/contract.md §7): bounded, with the same Idempotency-Key', async (t) => {
   const server = await startSeededApi(t);
   const proxy = await startFaultyProxy(t, server.url);
   const api = createClient({ baseUrl: proxy.url, apiKey: server.apiKey, baseDelayMs: 20 });
@@ -76,7 +76,7 @@ t.test('retries (CONTRACT.md §7): bounded, with the same Idempotency-Key', asyn
       return true;
     });
     const before = proxy.seen.length;
-    const { appointmentId } = await api.appointments.create({ startsAt: slot!.startsAt, durationMinutes: 30, customer: { name: 'Lost', phone: '+33 6 00 00 00 00' } });
+    const { id: appointmentId } = await api.appointments.create({ startsAt: slot!.startsAt, durationMinutes: 30, customer: { name: 'Lost', phone: '+33 6 00 00 00 00' } });
     const posts = proxy.seen.slice(before).filter((r) => r.method === 'POST');
     t.equal(posts.length, 2, 'sent twice');
     t.ok(posts[0]!.idempotencyKey, 'with an Idempotency-Key');
@@ -88,7 +88,7 @@ t.test('retries (CONTRACT.md §7): bounded, with the same Idempotency-Key', asyn
   t.test('a 409 IDEMPOTENCY_IN_PROGRESS is retried; other 409s are not', async (t) => {
     proxy.faults.push(async (_req, res) => (json(res, 409, { error: 'busy', code: 'IDEMPOTENCY_IN_PROGRESS' }), true));
     const before = proxy.seen.length;
-    t.same(await api.leads.create({ vehicleId: server.vehicleIds['V-2']!, name: 'Paul', phone: '0600000000', consent: true }), { ok: true });
+    t.match(await api.leads.create({ vehicleId: server.vehicleIds['V-2']!, name: 'Paul', phone: '0600000000', consent: true }), { vehicleId: server.vehicleIds['V-2'] });
     t.equal(proxy.seen.length - before, 2);
     proxy.faults.push(async (_req, res) => (json(res, 409, { error: 'full', code: 'SLOT_FULL' }), true));
     const again = proxy.seen.length;

@@ -57,6 +57,8 @@ export const makeAdminUseCases = (
     rotateKey: makeRotateKey({ integrations, clock }),
     rotateWebhookSecret: makeRotateWebhookSecret({ integrations, secretBox, clock }),
     updateIntegration: makeUpdateIntegration({ integrations, destinations }),
+    /** `versions`: how many live integrations each API version still serves. */
+    countIntegrationsByApiVersion: () => integrations.countByApiVersion(),
     importProducts,
     importStock,
     importVehicles,

@@ -4,7 +4,7 @@ import { ConfigError } from './config-error.js';
 import { allowedNetworksOf, encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
 import { readEnv, type Environment } from './read-env.js';
 
-/** The API process's environment (CONTRACT.md §6). */
+/** The API process's environment (docs/reference/contract.md §6). */
 const ApiEnv = Type.Object({
   PORT: Type.String({ pattern: '^\\d{1,5}$', default: '3000', description: 'an integer from 0 to 65535' }),
   HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'a host name or IP address' }),
@@ -45,7 +45,7 @@ export interface Config {
   previousEncryptionKeys: string[];
   trustProxy: TrustProxy;
   logLevel: LogLevel;
-  /** Delays between webhook delivery attempts (CONTRACT.md §5). */
+  /** Delays between webhook delivery attempts (docs/reference/contract.md §5). */
   webhookRetryScheduleMs: readonly number[];
   /** CIDR ranges of otherwise refused webhook destinations to allow (docs/operators/security.md). */
   webhookAllowedNetworks: string[];

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { ConfigError } from './config-error.js';
 
 /**
- * The variables several processes read (CONTRACT.md §6), declared once. Each schema's `description` completes the
+ * The variables several processes read (docs/reference/contract.md §6), declared once. Each schema's `description` completes the
  * sentence "VARIABLE must be …" of the error that names a bad value.
  */
 export const sharedFields = {

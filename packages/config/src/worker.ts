@@ -4,7 +4,7 @@ import { ConfigError } from './config-error.js';
 import { allowedNetworksOf, encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
 import { readEnv, type Environment } from './read-env.js';
 
-/** The dedicated webhook worker's environment (CONTRACT.md §6). */
+/** The dedicated webhook worker's environment (docs/reference/contract.md §6). */
 const WorkerEnv = Type.Object({
   DATABASE_URL: sharedFields.DATABASE_URL,
   ENCRYPTION_KEY: sharedFields.ENCRYPTION_KEY,

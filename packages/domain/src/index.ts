@@ -25,17 +25,17 @@ export {
   ValidationError,
   type ErrorCode,
   type ErrorDetail,
-} from './shared/errors.js';
-export { systemClock, type Clock } from './shared/clock.port.js';
-export type { Repositories, Transaction, UnitOfWork } from './shared/unit-of-work.port.js';
-export type { KeysetPosition, KeysetQuery } from './shared/pagination.js';
-export type { Page, PageRequest } from './shared/page.js';
-export { makeCursorCodec, type CursorCodec } from './shared/cursor.js';
-export type { ListName, ListVersionProbe } from './shared/list-version.port.js';
-export { isUuid, UUID_PATTERN } from './shared/ids.js';
-export { CONTACT_LIMITS } from './shared/contact.js';
-export { deriveSubkey, ENCRYPTION_KEY_BYTES, parseEncryptionKey, type EncryptionKey } from './shared/encryption-key.js';
-export { BOUND_NONCE_PREFIX, makeSecretBox, type SecretBox } from './shared/secret-box.js';
+} from './kernel/errors.js';
+export { systemClock, type Clock } from './kernel/clock.port.js';
+export type { Repositories, Transaction, UnitOfWork } from './kernel/unit-of-work.port.js';
+export type { KeysetPosition, KeysetQuery } from './kernel/pagination.js';
+export type { Page, PageRequest } from './kernel/page.js';
+export { makeCursorCodec, type CursorCodec } from './kernel/cursor.js';
+export type { ListName, ListVersionProbe } from './kernel/list-version.port.js';
+export { isUuid, UUID_PATTERN } from './kernel/ids.js';
+export { CONTACT_LIMITS } from './kernel/contact.js';
+export { deriveSubkey, ENCRYPTION_KEY_BYTES, parseEncryptionKey, type EncryptionKey } from './kernel/encryption-key.js';
+export { BOUND_NONCE_PREFIX, makeSecretBox, type SecretBox } from './kernel/secret-box.js';
 /** Garages, their opening hours and booking settings, and how a public caller names one (fleet `garageSlug`). */
 export {
   DEFAULT_BOOKING,
@@ -48,11 +48,11 @@ export {
   type WeeklyHours,
 } from './garages/garage.js';
 export { DEFAULT_OPENING_HOURS, parseWeeklyHours } from './garages/opening-hours.js';
-export { isSlug, SLUG, SLUG_MAX_LENGTH } from './shared/validation.js';
+export { isSlug, SLUG, SLUG_MAX_LENGTH } from './kernel/validation.js';
 export type { GarageRepository, NewGarage } from './garages/garage-repository.port.js';
 export { makeCreateGarage, type CreateGarageCommand } from './garages/create-garage.js';
 export { makeCloseGarage } from './garages/close-garage.js';
-export { makeResolveFleetGarage } from './fleet/resolve-fleet-garage.js';
+export { makeResolveFleetGarage, type FleetAccess } from './fleet/resolve-fleet-garage.js';
 /** Integrations: API keys, sync toggles, authentication, and the operator's management of them. */
 export type { EncryptedSecret, Integration, Principal, SyncToggle, SyncToggles } from './integrations/integration.js';
 export type { IntegrationChanges, IntegrationRepository, NewIntegration, WebhookSecrets } from './integrations/integration-repository.port.js';
@@ -96,7 +96,7 @@ export { makeListProducts, type ListProductsQuery } from './catalog/list-product
 export { makeListStock, type ListStockQuery } from './catalog/list-stock.js';
 export { makeListVehicles, type ListVehiclesQuery } from './fleet/list-vehicles.js';
 export { makeGetVehicle } from './fleet/get-vehicle.js';
-export type { ImportResult } from './shared/import-rows.js';
+export type { ImportResult } from './kernel/import-rows.js';
 export { makeImportProducts } from './catalog/import-products.js';
 export { makeImportStock } from './catalog/import-stock.js';
 export { makeImportVehicles } from './fleet/import-vehicles.js';
@@ -167,7 +167,7 @@ export { audienceOf, WEBHOOK_EVENT_TYPES, type Outbox, type OutboxEvent, type We
 export { signWebhook, signWithEach } from './webhooks/signature.js';
 export { signedWebhookRequest, signingSecrets, WEBHOOK_TIMEOUT_MS } from './webhooks/signed-request.js';
 export { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, retryDelay, type RetrySchedule } from './webhooks/retry-schedule.js';
-export { webhookBody, type WebhookEvent } from './webhooks/webhook-event.js';
+export { webhookBody, type RenderWebhookBody, type WebhookEvent } from './webhooks/webhook-event.js';
 export type { WebhookRequest, WebhookResponse, WebhookSender } from './webhooks/webhook-sender.port.js';
 export {
   DELIVERY_STATUSES,

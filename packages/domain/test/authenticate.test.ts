@@ -11,9 +11,10 @@ const shop = (): Integration => ({
   revokedAt: null,
   lastUsedAt: null,
   createdAt: new Date('2026-01-01T00:00:00Z'),
+  apiVersion: '2026-11-21',
 });
 
-// `lastUsedAt` (shown by `integration list`, CONTRACT.md §6, admin CLI) follows use, but a read never writes more than once a
+// `lastUsedAt` (shown by `integration list`, docs/reference/contract.md §6, admin CLI) follows use, but a read never writes more than once a
 // minute per integration.
 t.test('a valid key records its use at most once a minute; an invalid one never', async (t) => {
   const clock = testClock('2026-12-01T09:00:00Z');
@@ -28,7 +29,7 @@ t.test('a valid key records its use at most once a minute; an invalid one never'
     clock,
   });
 
-  t.same(await authenticate(key, 'catalog'), { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync });
+  t.same(await authenticate(key, 'catalog'), { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion });
   t.same(touches, [[integration.id, '2026-12-01T09:00:00.000Z']], 'the first use is recorded at the clock time');
   clock.advance(59_999);
   await authenticate(key, null);
@@ -48,7 +49,7 @@ t.test('every refusal is a rejected promise: no key, a malformed key, an unknown
     integrations: { findActiveByKeyHash: async (hash) => (hash === sha256Hex(key) ? integration : null), touchLastUsed: async () => {} },
     clock: testClock('2026-12-01T09:00:00Z'),
   });
-  t.same(await authenticate(key, 'catalog'), { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync });
+  t.same(await authenticate(key, 'catalog'), { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion });
   for (const [apiKey, toggle, why] of [
     [key, 'stock', 'toggle off'],
     [generateApiKey(), null, 'unknown key'],

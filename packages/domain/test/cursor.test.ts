@@ -1,5 +1,5 @@
 import t from 'tap';
-import { makeCursorCodec } from '../src/shared/cursor.js';
+import { makeCursorCodec } from '../src/kernel/cursor.js';
 
 const codec = makeCursorCodec(Buffer.alloc(32, 7));
 const position = { sortValue: new Date('2026-11-01T10:00:00.123Z'), id: '0b9c8d3e-1111-4222-8333-444455556666' };

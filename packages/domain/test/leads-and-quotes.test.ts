@@ -111,7 +111,7 @@ const world = () => {
 t.test('a pending quote is accepted once, with its event; every later decision is QUOTE_ALREADY_PROCESSED', async (t) => {
   const w = world();
   const id = w.addQuote('tok');
-  t.same(await w.decideQuote('tok', { decision: 'accept', signerName: 'Jeanne Martin' }), { status: 'accepted' });
+  t.match(await w.decideQuote('tok', { decision: 'accept', signerName: 'Jeanne Martin' }), { status: 'accepted', decidedAt: new Date(NOW) }, 'the decided quote');
   t.match(await w.getQuote('tok'), { status: 'accepted', decidedAt: new Date(NOW) });
   t.equal(w.quotes.get(id)?.signerName, 'Jeanne Martin');
   t.same(w.events.map((e) => [e.type, e.garageId, e.data.id, e.data.signerName]), [['quote.accepted', GARAGE_ID, id, 'Jeanne Martin']]);
@@ -123,7 +123,7 @@ t.test('a pending quote is accepted once, with its event; every later decision i
 t.test('refusing writes quote.refused with the reason', async (t) => {
   const w = world();
   const id = w.addQuote('tok');
-  t.same(await w.decideQuote('tok', { decision: 'refuse', reason: 'Too expensive' }), { status: 'refused' });
+  t.match(await w.decideQuote('tok', { decision: 'refuse', reason: 'Too expensive' }), { status: 'refused', decidedAt: new Date(NOW) });
   t.equal(w.quotes.get(id)?.reason, 'Too expensive');
   t.same(w.events.map((e) => [e.type, e.data.reason]), [['quote.refused', 'Too expensive']]);
 });
@@ -171,7 +171,8 @@ t.test('a lead is stored against the vehicle garage with its lead.created event'
   const w = world();
   const lead = await w.submitLead({ vehicleId: VEHICLE_ID, name: 'Paul', phone: '+33 6 12 34 56 78', consent: true });
   t.match(lead, { garageId: GARAGE_ID, vehicleId: VEHICLE_ID, email: null, phone: '+33 6 12 34 56 78', message: null, consent: true });
-  t.same(w.events.map((e) => [e.type, e.garageId, e.data.id, e.data.vehicleReference]), [['lead.created', GARAGE_ID, lead.id, 'V-1']]);
+  t.same(w.events.map((e) => [e.type, e.garageId, e.data.id, (e.data.vehicle as { reference: string }).reference]), [['lead.created', GARAGE_ID, lead.id, 'V-1']]);
+  t.match(w.events[0]!.data.vehicle, { id: VEHICLE_ID, reference: 'V-1' }, 'the newest shape: the vehicle it is about');
   await t.rejects(w.submitLead({ vehicleId: '00000000-0000-4000-8000-000000000000', name: 'Paul', email: 'p@example.com', consent: true }), NotFoundError);
 });
 

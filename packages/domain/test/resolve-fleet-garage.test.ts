@@ -34,7 +34,7 @@ t.test('a garageSlug no garage could have is refused with 400 before any lookup'
 
 t.test('a well-formed slug is looked up: known gives the garage, unknown 404', async (t) => {
   const { resolve, lookups } = resolver();
-  t.equal(await resolve({ apiKey: undefined, garageSlug: 'acme' }), GARAGE.id);
+  t.same(await resolve({ apiKey: undefined, garageSlug: 'acme' }), { garageId: GARAGE.id, principal: null });
   await t.rejects(resolve({ apiKey: undefined, garageSlug: `${'a'.repeat(61)}-b` }), { code: 'NOT_FOUND' });
   t.same(lookups.length, 2);
 });
@@ -43,11 +43,11 @@ t.test('a key is authenticated and gives its garage; no key and no slug is refus
   const resolve = makeResolveFleetGarage({
     authenticate: async (apiKey) => {
       if (apiKey !== 'good') throw Object.assign(new Error('refused'), { code: 'UNAUTHORIZED' });
-      return { integrationId: 'i', garageId: GARAGE.id, sync: { appointments: false, catalog: false, stock: false } };
+      return { integrationId: 'i', garageId: GARAGE.id, sync: { appointments: false, catalog: false, stock: false }, apiVersion: '2026-11-21' };
     },
     garages: { findBySlug: async () => null },
   });
-  t.equal(await resolve({ apiKey: 'good', garageSlug: 'other' }), GARAGE.id, 'the key wins over the slug');
+  t.match(await resolve({ apiKey: 'good', garageSlug: 'other' }), { garageId: GARAGE.id, principal: { integrationId: 'i' } }, 'the key wins over the slug');
   await t.rejects(resolve({ apiKey: 'bad', garageSlug: 'acme' }), { code: 'UNAUTHORIZED' }, 'a bad key does not fall back to the slug');
   await t.rejects(resolve({ apiKey: undefined, garageSlug: undefined }), { code: 'UNAUTHORIZED' });
 });

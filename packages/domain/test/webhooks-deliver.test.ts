@@ -12,6 +12,7 @@ import {
   type DeliveryReport,
   type WebhookRequest,
   type WebhookResponse,
+  webhookBody,
 } from './support.js';
 import { fakeIntegrations, secretBox, testClock, type TestClock } from '../src/testing/index.js';
 
@@ -43,6 +44,7 @@ const setup = (script: (WebhookResponse | Error)[] = [], scheduleText = '1s,2s,4
   const reports: DeliveryReport[] = [];
   const schedule = parseRetrySchedule(scheduleText);
   const deliver = makeDeliverDueWebhooks({
+    renderBody: webhookBody,
     queue: store.queue,
     secrets: secretBox,
     sender,
@@ -147,6 +149,7 @@ t.test('410 stops delivery to that URL: the backlog there is dropped, other endp
   const requests: WebhookRequest[] = [];
   // One at a time, so that the 410 comes back before the gone URL's other deliveries are claimed.
   const deliverOne = makeDeliverDueWebhooks({
+    renderBody: webhookBody,
     queue: store.queue,
     secrets: secretBox,
     sender: {
@@ -175,6 +178,7 @@ t.test('a sender that throws, or a secret no key decrypts, is a recorded failed 
 
   const otherKeys = makeSecretBox([{ id: 'k2', key: Buffer.alloc(32, 1) }]);
   const noKey = makeDeliverDueWebhooks({
+    renderBody: webhookBody,
     queue: store.queue,
     secrets: otherKeys,
     sender: { send: async () => t.fail('never sent without a signature') as never },
@@ -206,6 +210,7 @@ t.test('a failure to record one outcome is reported after the whole batch is set
   for (let i = 0; i < 3; i++) await store.outbox.enqueue({ garageId: GARAGE, type: 'lead.created', data: { i } });
   let completions = 0;
   const deliver = makeDeliverDueWebhooks({
+    renderBody: webhookBody,
     queue: {
       claimDue: store.queue.claimDue,
       complete: async (...args) => {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** The body of both health endpoints (CONTRACT.md §6). */
+/** The body of both health endpoints (docs/reference/contract.md §6). */
 export interface HealthReport {
   status: 'ok' | 'unavailable';
   checks: { postgres: 'up' | 'down'; redis: 'up' | 'down' | 'absent'; draining: boolean };

@@ -10,7 +10,7 @@ export interface MetricsServer {
 }
 
 /**
- * Prometheus's `/metrics` on a listener of its own (`METRICS_HOST`:`METRICS_PORT`, CONTRACT.md §6), never on the
+ * Prometheus's `/metrics` on a listener of its own (`METRICS_HOST`:`METRICS_PORT`, docs/reference/contract.md §6), never on the
  * public port: whatever a proxy in front of the API lets through (`/%6detrics` included), the public routes have no
  * metrics to give. Plain node:http: one route, no framework needed.
  */

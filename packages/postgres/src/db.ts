@@ -9,7 +9,7 @@ export interface PostgresOptions {
   connectionString: string;
   /** Pool size per process. */
   max?: number;
-  /** Fail fast when Postgres is unreachable instead of queueing requests (CONTRACT.md §6: 503 within seconds). */
+  /** Fail fast when Postgres is unreachable instead of queueing requests (docs/reference/contract.md §6: 503 within seconds). */
   connectionTimeoutMillis?: number;
   statementTimeoutMillis?: number;
   applicationName?: string;

@@ -1,7 +1,7 @@
 import { DuplicateError, InvalidReferenceError, isDomainError, UnavailableError, ValidationError } from '@garage/domain';
 
 /**
- * The one place where database failures become domain errors (CONTRACT.md §2): transports see only codes, and
+ * The one place where database failures become domain errors (docs/reference/contract.md §2): transports see only codes, and
  * never match on driver messages themselves.
  */
 
@@ -70,7 +70,7 @@ const INTEGRITY_ERRORS: Record<string, (err: DriverError) => Error> = {
 
 /**
  * Maps a database failure to its domain error; anything else (a bug) is returned unchanged and becomes a 500.
- * Whatever the database refuses as data is the client's to fix, never a 500 (CONTRACT.md §1): every data exception
+ * Whatever the database refuses as data is the client's to fix, never a 500 (docs/reference/contract.md §1): every data exception
  * (class 22: text it cannot store, a number or time out of range, a malformed value) and every integrity violation
  * (class 23) not named above (a missing required value, a failed check) is VALIDATION_FAILED. The driver's message
  * names internals (columns, constraints), so it stays in the cause, for the log.

@@ -41,6 +41,8 @@ export interface IntegrationsTable {
   sync_catalog: Generated<boolean>;
   sync_stock: Generated<boolean>;
   webhook_url: string | null;
+  /** The API version the integration is pinned to (migration 0007). */
+  api_version: Generated<string>;
   webhook_secret_key_id: string;
   webhook_secret_nonce: string;
   webhook_secret_ciphertext: string;

@@ -13,7 +13,7 @@ export interface RedisOptions {
 }
 
 /**
- * A connection that fails fast: a dead Redis must never make a request wait (CONTRACT.md §4.5: at most one second).
+ * A connection that fails fast: a dead Redis must never make a request wait (docs/reference/contract.md §4.5: at most one second).
  * No offline queue (commands fail immediately while disconnected), short connect and command timeouts, one attempt
  * per command, and reconnection in the background with a capped backoff so enforcement resumes by itself.
  */

@@ -28,7 +28,7 @@ const MAX_ERROR_BACKOFF_MS = 30_000;
 const MIN_SLEEP_MS = 20;
 
 /**
- * Delivers webhooks as they become due (CONTRACT.md §5): woken by the outbox's NOTIFY at commit, it claims what is
+ * Delivers webhooks as they become due (docs/reference/contract.md §5): woken by the outbox's NOTIFY at commit, it claims what is
  * due and starts each attempt on its own, up to `maxInFlight` at once and `perIntegration` per integration; each
  * finished attempt frees its slot and claims again. Between notifications it sleeps until the next retry is due, at
  * most `pollIntervalMs` (the net for a notification lost or a lease that ended on a crashed worker). Claims take a

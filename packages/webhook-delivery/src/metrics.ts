@@ -13,7 +13,7 @@ export interface WebhookMetrics {
 const resultOf = (report: DeliveryReport): string => (report.recorded ? report.outcome.status : 'superseded');
 
 /**
- * The webhook metrics of CONTRACT.md §6, the same in the API (when it delivers) and in the worker. The backlog gauges
+ * The webhook metrics of docs/reference/contract.md §6, the same in the API (when it delivers) and in the worker. The backlog gauges
  * are read from the database at scrape time, so every process reports the shared backlog.
  */
 export const registerWebhookMetrics = (

@@ -9,6 +9,7 @@ import {
   type RetrySchedule,
   type WebhookSender,
 } from '@garage/domain';
+import { renderWebhookBody } from '@garage/versions';
 import { makeDeliveryQueue, OUTBOX_CHANNEL, type DatabaseHandle, type Db } from '@garage/postgres';
 import { startDeliveryEngine, type DeliveryEngine } from './delivery-engine.js';
 import { makeHttpSender } from './http-sender.js';
@@ -87,7 +88,7 @@ export const makeWebhookDelivery = ({
   onDelivery,
 }: WebhookDeliveryOptions): WebhookDelivery => {
   const queue = makeDeliveryQueue(db);
-  const deps = { queue, secrets: makeSecretBox(encryptionKeys), sender, clock, schedule };
+  const deps = { queue, secrets: makeSecretBox(encryptionKeys), sender, clock, schedule, renderBody: renderWebhookBody };
   const report = (delivery: DeliveryReport) => {
     logDelivery(logger, delivery);
     onDelivery?.(delivery);

@@ -8,7 +8,7 @@ import t from 'tap';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';
 
 /**
- * CONTRACT.md §5: during a secret rotation's overlap every delivery carries both signatures (`v1,<new> v1,<old>`), so
+ * docs/reference/contract.md §5: during a secret rotation's overlap every delivery carries both signatures (`v1,<new> v1,<old>`), so
  * a receiver still holding the old secret and one already holding the new one both verify it, with the reference
  * Standard Webhooks library. Once the overlap ends only the new secret signs.
  */

@@ -13,7 +13,7 @@ export interface CachedLookupOptions {
 
 /**
  * A per-instance cache in front of a lookup by a string (an API key's hash, a garage's public slug) whose answer may
- * lag by `ttlMs` (CONTRACT.md §6 allows 5 s for a revocation to take effect everywhere). Misses are cached too, so
+ * lag by `ttlMs` (docs/reference/contract.md §6 allows 5 s for a revocation to take effect everywhere). Misses are cached too, so
  * that a flood of bad keys costs one query per key per window, but in their own small LRU: random keys evict only
  * other random keys, never one that was found. Concurrent lookups of one key share a single query.
  */

@@ -32,18 +32,19 @@ const readCredentials = async (file: string): Promise<DemoCredentials | null> =>
  * in a file readable by the operator alone; should it be lost, a new demo integration is issued rather than leaving
  * the demo without a key.
  */
-const ensureDemo = async (storage: Storage, clock: Clock): Promise<DemoAccess> => {
+const ensureDemo = async (storage: Storage, clock: Clock, apiVersion: string): Promise<DemoAccess> => {
   const credentialsFile = join(dirname(storage.dataDir ?? '.'), 'demo-credentials.json');
   const admin = makeAdminUseCases(storage.handle.db, storage.encryptionKeys, clock);
   const seeded = (await makeRepositories(storage.handle.db).garages.findBySlug(DEMO_GARAGE_SLUG)) !== null;
   let credentials = seeded ? await readCredentials(credentialsFile) : null;
   if (!seeded) {
-    credentials = await admin.seedDemo();
+    credentials = await admin.seedDemo({ apiVersion });
   } else if (!credentials?.integrations[0]) {
     const created = await admin.createIntegration({
       garageSlug: DEMO_GARAGE_SLUG,
       name: 'Demo shop',
       sync: ['appointments', 'catalog', 'stock'],
+      apiVersion,
       webhookUrl: null,
     });
     credentials = {
@@ -62,7 +63,7 @@ const ensureDemo = async (storage: Storage, clock: Clock): Promise<DemoAccess> =
 /** Seeds the demo on an embedded start; `demo` is null on a real database. */
 export default fp(
   async (app: FastifyInstance, { clock = systemClock }: { clock?: Clock }) => {
-    app.decorate('demo', app.storage.embedded ? await ensureDemo(app.storage, clock) : null);
+    app.decorate('demo', app.storage.embedded ? await ensureDemo(app.storage, clock, app.apiVersions.latest) : null);
   },
-  { name: 'demo', dependencies: ['storage'] },
+  { name: 'demo', dependencies: ['storage', 'api-versions'] },
 );

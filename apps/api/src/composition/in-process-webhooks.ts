@@ -5,14 +5,14 @@ import { makeWebhookDelivery, registerWebhookMetrics } from '@garage/webhook-del
 import type { Config } from '@garage/config';
 
 /**
- * In-process webhook delivery (CONTRACT.md §5: one process is a complete system), when DELIVER_WEBHOOKS is on. Hooks
+ * In-process webhook delivery (docs/reference/contract.md §5: one process is a complete system), when DELIVER_WEBHOOKS is on. Hooks
  * run in reverse order of registration on close, so the engine, registered after the database, stops (finishing its
  * attempts in flight) before the database closes.
  */
 export default fp(
   async (app: FastifyInstance, { config }: { config: Config }) => {
     if (!config.deliverWebhooks) return;
-    // The same webhook metrics as the worker's (CONTRACT.md §6), beside the API's own.
+    // The same webhook metrics as the worker's (docs/reference/contract.md §6), beside the API's own.
     const webhookMetrics = registerWebhookMetrics(app.metrics.registry, { backlog: () => makeDeliveryQueue(app.storage.handle.db).backlog() });
     const loop = makeWebhookDelivery({
       db: app.storage.handle.db,

@@ -12,7 +12,7 @@ declare module 'fastify' {
 
 /**
  * Redis holds the rate-limit counters that instances share. Start-up waits briefly for the connection but never fails
- * on it: while Redis is unreachable the limits are simply not enforced (CONTRACT.md §4.5), readiness reports it, and a
+ * on it: while Redis is unreachable the limits are simply not enforced (docs/reference/contract.md §4.5), readiness reports it, and a
  * warning is logged when the outage starts (refused, dropped or hung) and then once a minute, not once per request.
  */
 const openRedis = async (app: FastifyInstance, target: Pick<RedisOptions, 'url' | 'clusterNodes'>): Promise<RedisClient> => {

@@ -1,3 +1,4 @@
+import { renderWebhookBody } from '@garage/versions';
 import {
   deriveSubkey,
   makeAuthenticate,
@@ -44,7 +45,7 @@ import { cachedLookup } from './cached-lookup.js';
 
 /**
  * How long a key lookup is trusted on one instance. Revoking or rotating a key must take effect everywhere within
- * 5 s (CONTRACT.md §6); 2 s leaves room for clock skew and a slow query.
+ * 5 s (docs/reference/contract.md §6); 2 s leaves room for clock skew and a slow query.
  */
 export const KEY_CACHE_TTL_MS = 2000;
 
@@ -104,10 +105,11 @@ const makeApiUseCases = (
       secrets: makeSecretBox(storage.encryptionKeys),
       sender: makeHttpSender({ allowedNetworks: webhookAllowedNetworks }),
       clock,
+      renderBody: renderWebhookBody,
     }),
     listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
-    retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), clock }),
+    retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), feed: makeWebhookFeed(db), clock }),
     // The error handler's own mapping decides which thrown errors become stored responses.
     runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError, isFinal: isFinalResponse }),
   };

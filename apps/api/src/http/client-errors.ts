@@ -17,7 +17,7 @@ const responseFor = (code: string | undefined): { status: number; body: ErrorBod
 /**
  * Fastify's `clientErrorHandler`: requests Node's HTTP parser refuses (bad framing, headers over the size limit, a
  * request never completed) never reach a route, so the error handler does not see them either. They get the
- * contract's error body (CONTRACT.md §1, §2) with a request id, whenever the socket can still be written to, and the
+ * contract's error body (docs/reference/contract.md §1, §2) with a request id, whenever the socket can still be written to, and the
  * connection is closed: after a framing error nothing else on it can be trusted.
  */
 export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
@@ -32,6 +32,8 @@ export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: 
         'content-type: application/json; charset=utf-8\r\n' +
         `content-length: ${Buffer.byteLength(payload)}\r\n` +
         `x-request-id: ${requestId}\r\n` +
+        // No request was read, so none chose a version: the one a request without a key is served at.
+        `garage-version: ${this.apiVersions.oldest}\r\n` +
         'connection: close\r\n\r\n' +
         payload,
     );

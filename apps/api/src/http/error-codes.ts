@@ -1,7 +1,7 @@
 /**
  * Every `code` an API error body carries, in the order of the contract's error table. The domain's
- * codes plus those only HTTP produces: a method the path does not have, a body too large or not JSON, headers too
- * large. The OpenAPI document lists them in this order. A domain code missing here fails to compile where the error
+ * codes plus those only HTTP produces: a version no version has, a method the path does not have, a body too large
+ * or not JSON, headers too large. The OpenAPI document lists them in this order. A domain code missing here fails to compile where the error
  * handler looks up its status.
  */
 export const API_ERROR_CODES = [
@@ -18,6 +18,7 @@ export const API_ERROR_CODES = [
   'IDEMPOTENCY_KEY_REUSED',
   'APPOINTMENT_NOT_CHANGEABLE',
   'WEBHOOK_NOT_CONFIGURED',
+  'VERSION_UNSUPPORTED',
   'METHOD_NOT_ALLOWED',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` for POST routes (CONTRACT.md §4.1), as one helper a handler wraps its work in:
+ * `Idempotency-Key` for POST routes (docs/reference/contract.md §4.1), as one helper a handler wraps its work in:
  *
  * ```ts
  * app.post('/quotes/:token/accept', {

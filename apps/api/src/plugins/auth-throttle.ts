@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { clientKey, ipCounter } from './rate-limits.js';
 
 /**
- * CONTRACT.md §4.5: an IP that has drawn more than 30 401 responses within a minute gets 429 on key-authenticated
+ * docs/reference/contract.md §4.5: an IP that has drawn more than 30 401 responses within a minute gets 429 on key-authenticated
  * endpoints until that minute ends. The minute starts at the first failure, as for the route limits.
  */
 export const FAILED_AUTH_LIMIT = { max: 30, timeWindow: 60_000 } as const;

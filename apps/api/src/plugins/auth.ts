@@ -6,7 +6,7 @@ import { makeThrottledAuthentication } from './auth-throttle.js';
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * onRequest hook: a valid key whose integration has `toggle` on, else 401 (CONTRACT.md §3); with null, a valid key
+     * onRequest hook: a valid key whose integration has `toggle` on, else 401 (docs/reference/contract.md §3); with null, a valid key
      * whatever its toggles (the webhook self-service of §5.1).
      */
     requireKey(toggle: SyncToggle | null): onRequestHookHandler;
@@ -66,7 +66,9 @@ export default fp(
     const fleetAccess: onRequestHookHandler = async (request, reply) => {
       const apiKey = readApiKey(request, reply);
       const resolve = async () => app.useCases.resolveFleetGarage({ apiKey, garageSlug: queryParam(request, 'garageSlug') });
-      request.garageId = await (apiKey === undefined ? resolve() : throttled(request, reply, resolve));
+      const access = await (apiKey === undefined ? resolve() : throttled(request, reply, resolve));
+      request.garageId = access.garageId;
+      request.principal = access.principal;
     };
     app.decorate('fleetAccess', fleetAccess);
   },

@@ -2,9 +2,10 @@ import { isDomainError, UNAUTHORIZED_MESSAGE, type ErrorDetail } from '@garage/d
 import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ApiErrorCode } from '../http/error-codes.js';
+import { VersionUnsupportedError } from '../http/version-unsupported.js';
 import { redactedPath } from '../logging.js';
 
-/** The one mapping from contract codes to HTTP statuses (CONTRACT.md §2). */
+/** The one mapping from contract codes to HTTP statuses (docs/reference/contract.md §2). */
 export const STATUS_OF: Record<ApiErrorCode, number> = {
   VALIDATION_FAILED: 400,
   INVALID_REFERENCE: 400,
@@ -18,6 +19,7 @@ export const STATUS_OF: Record<ApiErrorCode, number> = {
   IDEMPOTENCY_IN_PROGRESS: 409,
   APPOINTMENT_NOT_CHANGEABLE: 409,
   WEBHOOK_NOT_CONFIGURED: 409,
+  VERSION_UNSUPPORTED: 400,
   METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -89,6 +91,9 @@ const MALFORMED_BODY: Record<string, string> = {
 
 /** Maps anything thrown while handling a request to a status and the contract's error body. */
 export const toHttpError = (err: unknown): { status: number; body: ErrorBody } => {
+  if (err instanceof VersionUnsupportedError) {
+    return { status: 400, body: { error: err.message, code: err.code, details: err.details } };
+  }
   if (isDomainError(err)) {
     const status = STATUS_OF[err.code] ?? 500;
     if (status >= 500 && err.code !== 'UNAVAILABLE') return { status: 500, body: INTERNAL };

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * SIGTERM must finish in-flight requests and then exit promptly (CONTRACT.md §6). The server stops accepting on
+ * SIGTERM must finish in-flight requests and then exit promptly (docs/reference/contract.md §6). The server stops accepting on
  * close, but a keep-alive connection whose request was in flight becomes idle only afterwards and would hold the
  * close for the whole keep-alive timeout. So responses sent while closing say `Connection: close`, and connections
  * that turn idle during the drain are closed as they do.

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * A cacheable GET (CONTRACT.md §4.2): a 200 gets a strong ETag (hash of the exact body sent) and
+     * A cacheable GET (docs/reference/contract.md §4.2): a 200 gets a strong ETag (hash of the exact body sent) and
      * `Cache-Control: private, no-cache`; a matching `If-None-Match` turns it into a 304 without a body.
      */
     etag?: boolean;

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import { makePageCache } from '../http/page-cache.js';
 import { matches, sendNotModified } from './http-conventions.js';
+import { versionOf as apiVersionOf } from './api-versions.js';
 
 /**
  * The longest a cached page is trusted without being read again. The version probe sees every ordinary write at once;
@@ -67,7 +68,7 @@ const answers = (page: CachedPage | null | undefined, version: string, ifNoneMat
 const timerOf = (clock: Clock) => ({ now: () => clock.nowMs() });
 
 /**
- * How long one instance shares a probed version among its requests (CONTRACT.md §6 allows 5 s for a change to reach
+ * How long one instance shares a probed version among its requests (docs/reference/contract.md §6 allows 5 s for a change to reach
  * every reader): a busy list costs one probe a second per garage instead of one per request. With the page's own
  * maximum age the staleness stays at most 4 s. Cursor walks stay whole: keyset positions are `(updatedAt, id)`, a
  * changed item moves to the end of the list, so a walk that mixes a page from just before a write with pages read
@@ -186,7 +187,8 @@ export default fp(
       const list = request.routeOptions.config.listCache;
       const garageId = request.garageId;
       if (list === undefined || garageId === null) return;
-      const key = keyOf(list, garageId, request.url, request.query);
+      // Per API version too: a version change may render the same page differently.
+      const key = `${apiVersionOf(request)} ${keyOf(list, garageId, request.url, request.query)}`;
       const version = await versionOf[list](garageId);
       const ifNoneMatch = request.headers['if-none-match'];
       const page = pages.get(key);
@@ -228,5 +230,5 @@ export default fp(
     app.addHook('onResponse', release);
     app.addHook('onRequestAbort', release);
   },
-  { name: 'list-cache', dependencies: ['http-conventions', 'use-cases'] },
+  { name: 'list-cache', dependencies: ['http-conventions', 'use-cases', 'api-versions'] },
 );

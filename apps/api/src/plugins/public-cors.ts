@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 
 /**
  * Endpoints called from garage websites and quote pages allow cross-origin calls; key-authenticated ones send no
- * CORS header at all, so a browser never gets to use a key (CONTRACT.md §3). Each public resource is registered
+ * CORS header at all, so a browser never gets to use a key (docs/reference/contract.md §3). Each public resource is registered
  * through this plugin with its own prefix: the CORS hook then covers that scope only, and so does the preflight route
  * that @fastify/cors adds (`OPTIONS <prefix>*`), which keeps preflights to key routes unanswered.
  */

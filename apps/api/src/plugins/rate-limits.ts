@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 export const clientKey = (request: FastifyRequest): string => normalizeIP(request.ip, 64);
 
 /**
- * The per-client limits of CONTRACT.md §4.5, for `config.rateLimit` of the routes they guard. The plugin keys a route's
+ * The per-client limits of docs/reference/contract.md §4.5, for `config.rateLimit` of the routes they guard. The plugin keys a route's
  * counter by method, route pattern and client IP, so every quote token shares one counter per IP and endpoint.
  */
 export const RATE_LIMITS = {
@@ -73,7 +73,7 @@ export const ipCounter = (app: FastifyInstance, { name, max, timeWindow }: { nam
  * (shared by every instance), in memory otherwise. The hook runs on `onRequest`, before parsing and validation, so
  * that every request counts, 400s and 404s included. Headers are the IETF draft's (`ratelimit-*`, `retry-after`).
  * Should Redis fail, `skipOnError` lets requests through unlimited rather than failing them, and the connection's
- * settings bound the wait (CONTRACT.md §4.5); the composition root reports the outage.
+ * settings bound the wait (docs/reference/contract.md §4.5); the composition root reports the outage.
  */
 export default fp(
   async (app: FastifyInstance) => {

@@ -16,7 +16,7 @@ export interface Readiness {
    * Probes every dependency in parallel, each bounded by `timeoutMs`; callers within `PROBE_SHARE_MS` of a probe (or
    * during it) share its result. `unavailable` only when this instance cannot
    * serve: Postgres does not answer, or it is draining. A Redis outage is reported but keeps the instance ready: the
-   * limits are then simply not enforced (CONTRACT.md §4.5), which beats taking every instance out of the balancer.
+   * limits are then simply not enforced (docs/reference/contract.md §4.5), which beats taking every instance out of the balancer.
    */
   report(timeoutMs: number): Promise<HealthReport>;
   /** The last report, or null before the first: what liveness shows without probing anything. */

@@ -49,7 +49,7 @@ export const setsHeaders = (headers: Record<string, string>) => (_request: Fasti
 
 /**
  * The headers every response carries, from its first hook on (errors and 404s included): the JSON API's security
- * headers and the request id (CONTRACT.md §1). One hook for both, since every hook runs on every request.
+ * headers and the request id (docs/reference/contract.md §1). One hook for both, since every hook runs on every request.
  */
 export default fp(
   async (app: FastifyInstance) => {

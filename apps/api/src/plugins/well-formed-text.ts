@@ -92,8 +92,9 @@ const PARTS = [
 ] as const;
 
 /**
- * CONTRACT.md §1: text holding NUL or an unpaired surrogate, and JSON nested deeper than `MAX_NESTING_DEPTH`, are
- * refused with 400 VALIDATION_FAILED naming the field, on every route and whatever the route's schema says, before validation and the handler (so nothing is stored).
+ * docs/reference/contract.md §1: text holding NUL or an unpaired surrogate, and JSON nested deeper than
+ * `MAX_NESTING_DEPTH`, are refused with 400 VALIDATION_FAILED naming the field, on every route and whatever the route's
+ * schema says, before validation and the handler (so nothing is stored).
  * It runs after the onRequest hooks on purpose: authentication and rate limits see the request first, and the only
  * value they read from the query before this point, `garageSlug`, is checked against the slug rules by the domain.
  */

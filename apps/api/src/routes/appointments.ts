@@ -6,8 +6,6 @@ import { acceptOptionalBodies } from '../http/optional-body.js';
 import { garageOf } from '../plugins/auth.js';
 import {
   Appointment,
-  AppointmentBooked,
-  AppointmentCancelled,
   appointmentListQueryFields,
   AppointmentParams,
   availabilityQueryFields,
@@ -27,7 +25,7 @@ const callerOf = (request: FastifyRequest) => {
 };
 
 /**
- * Workshop appointments (CONTRACT.md §4.1, §4.6): key with syncAppointments; no CORS (registered outside public
+ * Workshop appointments (docs/reference/contract.md §4.1, §4.6): key with syncAppointments; no CORS (registered outside public
  * scopes). Appointments belong to the garage: any of its integrations with syncAppointments reads and changes them.
  */
 const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -48,7 +46,7 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: Type.Object(apiKeyQueryField, { additionalProperties: false }),
         body: BookAppointmentBody,
         response: {
-          201: AppointmentBooked,
+          201: Type.Object({ data: Appointment }, { additionalProperties: false }),
           // 409: SLOT_FULL, DATES_UNAVAILABLE, DUPLICATE, IDEMPOTENCY_IN_PROGRESS.
           ...errorResponses(400, 401, 409, 413, 415, 422, 429),
         },
@@ -56,8 +54,8 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) =>
       idempotent(request, reply, 'integration', async () => {
-        const appointment = await app.useCases.bookAppointment({ principal: callerOf(request), ...request.body });
-        return { status: 201, body: { success: true as const, appointmentId: appointment.id } };
+        const data = await app.useCases.bookAppointment({ principal: callerOf(request), ...request.body });
+        return { status: 201, body: { data } };
       }),
   );
 
@@ -155,17 +153,17 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: AppointmentParams,
         querystring: Type.Object(apiKeyQueryField, { additionalProperties: false }),
         body: CancelAppointmentBody,
-        response: { 200: AppointmentCancelled, ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429) },
+        response: { 200: Type.Object({ data: Appointment }, { additionalProperties: false }), ...errorResponses(400, 401, 404, 409, 413, 415, 422, 429) },
       },
     },
     async (request, reply) =>
       idempotent(request, reply, 'integration', async () => {
-        const { status } = await app.useCases.cancelAppointment({
+        const data = await app.useCases.cancelAppointment({
           garageId: garageOf(request),
           appointmentId: request.params.appointmentId,
           reason: request.body?.reason ?? null,
         });
-        return { status: 200, body: { ok: true as const, status } };
+        return { status: 200, body: { data } };
       }),
   );
 

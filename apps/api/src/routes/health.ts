@@ -20,7 +20,7 @@ const Health = Type.Object(
 );
 
 /**
- * Liveness and readiness for orchestrators and load balancers (CONTRACT.md §6); not part of the public API document.
+ * Liveness and readiness for orchestrators and load balancers (docs/reference/contract.md §6); not part of the public API document.
  * Liveness never probes anything (a database outage must not get every container restarted): it shows the last
  * readiness report, probing only before the first one.
  */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { publicScope } from '../plugins/public-cors.js';
 import appointmentRoutes from './appointments.js';
+import changelogRoutes from './changelog.js';
 import fleetRoutes from './fleet.js';
 import healthRoutes from './health.js';
 import leadRoutes from './leads.js';
@@ -23,6 +24,7 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(publicScope, { prefix: '/api/public/fleet', routes: [fleetRoutes, leadRoutes] });
   await app.register(publicScope, { prefix: '/api/public/quotes', routes: [quoteRoutes] });
   await app.register(publicScope, { prefix: '/api/public/openapi.json', routes: [openapiRoutes] });
+  await app.register(publicScope, { prefix: '/api/public/changelog', routes: [changelogRoutes] });
 };
 
 export default routes;

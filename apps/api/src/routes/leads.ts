@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { idempotencyKeyHeaders, idempotent } from '../http/idempotency.js';
 import { RATE_LIMITS } from '../plugins/rate-limits.js';
 import { errorResponses } from '../schemas/error.js';
-import { LeadBody, Ok } from '../schemas/lead.js';
+import { Type } from 'typebox';
+import { LeadBody, SubmittedLead } from '../schemas/lead.js';
 
 /** Contact requests about a vehicle for sale, sent from garage websites: no key, cross-origin, rate limited per IP. */
 const leadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -22,13 +23,13 @@ const leadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         headers: idempotencyKeyHeaders,
         body: LeadBody,
         // 409: IDEMPOTENCY_IN_PROGRESS.
-        response: { 201: Ok, ...errorResponses(400, 404, 409, 413, 415, 422, 429) },
+        response: { 201: Type.Object({ data: SubmittedLead }, { additionalProperties: false }), ...errorResponses(400, 404, 409, 413, 415, 422, 429) },
       },
     },
     async (request, reply) =>
       idempotent(request, reply, 'vehicle', async () => {
-        await app.useCases.submitLead(request.body);
-        return { status: 201, body: { ok: true as const } };
+        const { id, vehicleId, createdAt } = await app.useCases.submitLead(request.body);
+        return { status: 201, body: { data: { id, vehicleId, createdAt } } };
       }),
   );
 };

@@ -4,8 +4,9 @@ import { idempotencyKeyHeaders, idempotent } from '../http/idempotency.js';
 import { acceptOptionalBodies } from '../http/optional-body.js';
 import { RATE_LIMITS } from '../plugins/rate-limits.js';
 import { errorResponses, NotModified } from '../schemas/error.js';
-import { AcceptBody, Decided, Quote, QuoteToken, RefuseBody } from '../schemas/quote.js';
+import { AcceptBody, Quote, QuoteToken, RefuseBody } from '../schemas/quote.js';
 
+const QuoteBody = Type.Object({ data: Quote }, { additionalProperties: false });
 const params = Type.Object({ token: QuoteToken }, { additionalProperties: false });
 
 const access = { tags: ['quotes'], security: [] };
@@ -30,7 +31,7 @@ const quoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description: 'status is pending, accepted, refused or expired (a pending quote past expiresAt). Unknown token: 404.',
         ...access,
         params,
-        response: { 200: Type.Object({ data: Quote }, { additionalProperties: false }), 304: NotModified, ...errorResponses(400, 404) },
+        response: { 200: QuoteBody, 304: NotModified, ...errorResponses(400, 404) },
       },
     },
     async (request) => ({ data: await app.useCases.getQuote(request.params.token) }),
@@ -48,13 +49,13 @@ const quoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params,
         headers: idempotencyKeyHeaders,
         body: AcceptBody,
-        response: { 200: Decided('accepted'), ...errorResponses(400, 404, 409, 413, 415, 422, 429) },
+        response: { 200: QuoteBody, ...errorResponses(400, 404, 409, 413, 415, 422, 429) },
       },
     },
     async (request, reply) =>
       idempotent(request, reply, 'path', async () => {
-        await app.useCases.decideQuote(request.params.token, { decision: 'accept', ...request.body });
-        return { status: 200, body: { ok: true as const, status: 'accepted' as const } };
+        const data = await app.useCases.decideQuote(request.params.token, { decision: 'accept', ...request.body });
+        return { status: 200, body: { data } };
       }),
   );
 
@@ -70,13 +71,13 @@ const quoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params,
         headers: idempotencyKeyHeaders,
         body: RefuseBody,
-        response: { 200: Decided('refused'), ...errorResponses(400, 404, 409, 413, 415, 422, 429) },
+        response: { 200: QuoteBody, ...errorResponses(400, 404, 409, 413, 415, 422, 429) },
       },
     },
     async (request, reply) =>
       idempotent(request, reply, 'path', async () => {
-        await app.useCases.decideQuote(request.params.token, { decision: 'refuse', ...request.body });
-        return { status: 200, body: { ok: true as const, status: 'refused' as const } };
+        const data = await app.useCases.decideQuote(request.params.token, { decision: 'refuse', ...request.body });
+        return { status: 200, body: { data } };
       }),
   );
 };

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { acceptOptionalBodies } from '../http/optional-body.js';
 import { RATE_LIMITS } from '../plugins/rate-limits.js';
 import { errorResponses } from '../schemas/error.js';
-import { Ok } from '../schemas/lead.js';
+import { versionOf } from '../plugins/api-versions.js';
 import { apiKeyQueryField, listQueryFields, Page } from '../schemas/list.js';
 import { Delivery, DeliveryParams, deliveryListQueryFields, Event, eventListQueryFields, WebhookTestResult } from '../schemas/webhook.js';
 
@@ -17,7 +17,7 @@ const integrationOf = (request: FastifyRequest): string => {
 };
 
 /**
- * Webhook self-service (CONTRACT.md §5.1): the calling integration tests its endpoint, reads and retries its
+ * Webhook self-service (docs/reference/contract.md §5.1): the calling integration tests its endpoint, reads and retries its
  * deliveries, and catches up from its event feed, whatever its sync toggles. No CORS: these take a key.
  */
 const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -82,12 +82,12 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...webhooks,
         params: DeliveryParams,
         querystring: Type.Object(apiKeyQueryField, { additionalProperties: false }),
-        response: { 202: Ok, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
+        response: { 202: Type.Object({ data: Delivery }, { additionalProperties: false }), ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
       },
     },
     async (request, reply) => {
-      await app.useCases.retryDelivery(integrationOf(request), request.params.deliveryId);
-      return reply.code(202).send({ ok: true as const });
+      const data = await app.useCases.retryDelivery(integrationOf(request), request.params.deliveryId);
+      return reply.code(202).send({ data });
     },
   );
 
@@ -116,7 +116,16 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         type: type ?? null,
         since: since === undefined ? null : new Date(since),
       });
-      return { data: page.data.map((e) => ({ id: e.id, type: e.type, timestamp: e.occurredAt, data: e.data })), nextCursor: page.nextCursor };
+      // Stored once in the newest shape, each event is rendered at the version this request is served at.
+      const version = versionOf(request);
+      const data = page.data.map((e) => ({
+        id: e.id,
+        type: e.type,
+        timestamp: e.occurredAt,
+        apiVersion: version,
+        data: app.apiVersions.renderEventData(version, e.type, e.data),
+      }));
+      return { data, nextCursor: page.nextCursor };
     },
   );
 };

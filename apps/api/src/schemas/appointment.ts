@@ -9,7 +9,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Uuid } from './common.js';
 
 /**
- * CONTRACT.md §4.1. The limits come from the domain, which enforces them again (with the rules a schema cannot say:
+ * docs/reference/contract.md §4.1. The limits come from the domain, which enforces them again (with the rules a schema cannot say:
  * an email or a phone, the slot grid, a multiple of the garage's slot length); the schema states them so that the
  * OpenAPI document shows them and a malformed body is refused field by field. Optional fields accept null, as the
  * domain does: a connector may send `"vin": null` for "unknown".
@@ -81,7 +81,7 @@ export const AppointmentStatus = Type.Enum([...APPOINTMENT_STATUSES], {
 const LocalTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
-/** The appointment object of CONTRACT.md §4.6: every time in the garage's local offset, absent values as null. */
+/** The appointment object of docs/reference/contract.md §4.6: every time in the garage's local offset, absent values as null. */
 export const Appointment = Type.Object(
   {
     id: Uuid(),
@@ -134,11 +134,6 @@ export const CancelAppointmentBody = Type.Object(
   { additionalProperties: false, title: 'CancelAppointment', description: 'Optional; the body may be omitted' },
 );
 
-export const AppointmentCancelled = Type.Object(
-  { ok: Type.Literal(true), status: Type.Literal('cancelled') },
-  { additionalProperties: false, title: 'AppointmentCancelled' },
-);
-
 export const RescheduleAppointmentBody = Type.Object(
   {
     startsAt: StartsAt,
@@ -151,11 +146,6 @@ export const RescheduleAppointmentBody = Type.Object(
     ),
   },
   { additionalProperties: false, title: 'RescheduleAppointment' },
-);
-
-export const AppointmentBooked = Type.Object(
-  { success: Type.Literal(true), appointmentId: Uuid() },
-  { additionalProperties: false, title: 'AppointmentBooked' },
 );
 
 

@@ -18,7 +18,7 @@ export const ErrorBody = Type.Object(
 );
 
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'VALIDATION_FAILED (with details) or INVALID_REFERENCE',
+  400: 'VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones)',
   401: 'UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED: the path exists, not with this method; `Allow` lists its methods',

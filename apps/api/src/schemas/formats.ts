@@ -2,7 +2,7 @@ import { isUuid } from '@garage/domain';
 import { Format } from 'typebox/format';
 
 /**
- * The `date` and `date-time` formats as the contract reads them (CONTRACT.md §1), stricter than TypeBox's defaults,
+ * The `date` and `date-time` formats as the contract reads them (docs/reference/contract.md §1), stricter than TypeBox's defaults,
  * which follow RFC 9557 and accept what neither the domain nor the database can hold: leap seconds (`23:59:60`),
  * bracketed suffixes (`[Europe/Paris]`) and year 0000. Every time input of the API is declared with these formats,
  * so each of those gets 400 VALIDATION_FAILED before a handler runs.

@@ -1,8 +1,8 @@
 import { LEAD_FIELD_LIMITS as L } from '@garage/domain';
 import { Type } from 'typebox';
-import { Uuid } from './common.js';
+import { DateTime, Uuid } from './common.js';
 
-/** CONTRACT.md §4.3; the limits are the domain's, which enforces them for every transport. */
+/** docs/reference/contract.md §4.3; the limits are the domain's, which enforces them for every transport. */
 export const LeadBody = Type.Object(
   {
     vehicleId: Uuid({ description: 'A vehicle of the fleet that is not sold' }),
@@ -15,4 +15,12 @@ export const LeadBody = Type.Object(
   { additionalProperties: false, title: 'Lead' },
 );
 
-export const Ok = Type.Object({ ok: Type.Literal(true) }, { additionalProperties: false });
+/** What `POST /fleet/lead` answers: the lead it stored. */
+export const SubmittedLead = Type.Object(
+  {
+    id: Uuid(),
+    vehicleId: Uuid({ description: 'The vehicle the lead is about' }),
+    createdAt: DateTime(),
+  },
+  { additionalProperties: false, title: 'SubmittedLead' },
+);

@@ -2,7 +2,7 @@ import { Type, type TSchema } from 'typebox';
 
 const DEFAULT_PAGE_LIMIT = 100;
 
-/** Query parameters shared by every list (CONTRACT.md §4.2). */
+/** Query parameters shared by every list (docs/reference/contract.md §4.2). */
 export const listQueryFields = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: DEFAULT_PAGE_LIMIT, description: 'Page size, 1 to 500' })),
   cursor: Type.Optional(

@@ -1,7 +1,8 @@
-import { WEBHOOK_PAYLOADS } from './webhook-events.js';
+import type { VersionRegistry } from '@garage/versions';
+import { webhookPayloads } from './webhook-events.js';
 
 /**
- * What the route schemas cannot say, added to the generated OpenAPI document in one place (CONTRACT.md §7): the
+ * What the route schemas cannot say, added to the generated OpenAPI document in one place (docs/reference/contract.md §7): the
  * response headers every operation sends, 405 on every operation (a known path with another method), 429 on every
  * key-authenticated one (the failed-authentication throttle), the request bodies that may be omitted, the deprecated
  * query key as a security scheme, tags, named component schemas and the webhooks a receiver gets.
@@ -70,8 +71,8 @@ export const SECURITY_SCHEMES = {
 };
 
 const DEPRECATED_KEY = {
-  deprecation: header('`true` when the key came in the deprecated `apiKey` query parameter'),
-  link: header('The documentation of the deprecation, when `Deprecation` is sent'),
+  deprecation: header('`true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated'),
+  link: header('The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply)'),
 };
 
 const REQUEST_ID_PARAMETER = {
@@ -104,10 +105,10 @@ const SIGNATURE_HEADERS = [
   { name: 'webhook-signature', description: '`v1,<base64 HMAC-SHA256 of {id}.{timestamp}.{body}>`; during a secret rotation two, space-separated' },
 ].map((h) => ({ ...h, in: 'header', required: true, schema: { type: 'string' } }));
 
-/** Standard Webhooks requests, one per event type, as OpenAPI 3.1 `webhooks`. */
-const webhooks = () =>
+/** Standard Webhooks requests, one per event type, as OpenAPI 3.1 `webhooks`, with their bodies at `version`. */
+const webhooks = (version: string, registry: VersionRegistry) =>
   Object.fromEntries(
-    Object.entries(WEBHOOK_PAYLOADS).map(([type, payload]) => [
+    Object.entries(webhookPayloads(version, (type) => registry.previousEventSchema(version, type))).map(([type, payload]) => [
       type,
       {
         post: {
@@ -149,8 +150,66 @@ const nameSchemas = (node: unknown, schemas: Record<string, unknown>): unknown =
   return { $ref: `#/components/schemas/${title}`, ...(typeof description === 'string' ? { description } : {}) };
 };
 
-/** For @fastify/swagger's `transformObject`: completes every operation of the generated document. */
-export const completeDocument = <D extends { paths?: Record<string, Record<string, unknown>> }>(document: D): D => {
+const VERSION_HEADER = 'garage-version';
+
+/** `Garage-Version` on every operation: the request header that picks a version, the response header that says it. */
+const versionHeaders = (registry: VersionRegistry, version: string) => {
+  const supported = registry.versions.map((v) => v.version);
+  const deprecated = registry.find(version)?.deprecation;
+  return {
+    parameter: {
+      name: VERSION_HEADER,
+      in: 'header',
+      required: false,
+      description:
+        'The API version to serve this request at. Without it: the version the API key\'s integration is pinned to, or, ' +
+        `without a key, the oldest supported version (${registry.oldest}). Another value gives 400 VERSION_UNSUPPORTED.`,
+      schema: { type: 'string', enum: supported },
+    },
+    response: {
+      [VERSION_HEADER]: header('The API version this response is served at', { type: 'string', enum: supported }),
+      ...(deprecated
+        ? {
+            deprecation: header(`\`@<Unix seconds>\` (RFC 9745): version ${version} is deprecated`),
+            sunset: header(`The HTTP-date (RFC 8594) after which version ${version} is no longer served`),
+            link: header('`rel="deprecation"`: the changelog of the versions'),
+          }
+        : {}),
+    },
+  };
+};
+
+/** The router's pattern of an OpenAPI path: `/a/{id}` is `/a/:id`, the form the version changes name routes by. */
+const routePattern = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+
+/**
+ * The generated (newest) document taken back to `version`: each response a newer version changed gets the schema it
+ * had at `version`, as the change modules describe it.
+ */
+const responsesAt = (paths: Record<string, Record<string, unknown>>, version: string, registry: VersionRegistry) => {
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, value] of Object.entries(item)) {
+      for (const [status, response] of Object.entries((value as Operation).responses ?? {})) {
+        const schema = registry.previousResponseSchema(version, `${method.toUpperCase()} ${routePattern(path)}`, Number(status));
+        const content = response.content?.['application/json'] as Json | undefined;
+        if (schema && content) content.schema = JSON.parse(JSON.stringify(schema));
+      }
+    }
+  }
+};
+
+/**
+ * For @fastify/swagger's `transformObject`, once per supported version: completes every operation of the generated
+ * document, described at `version`.
+ */
+export const completeDocument = <D extends { paths?: Record<string, Record<string, unknown>>; info?: Json }>(
+  document: D,
+  version: string,
+  registry: VersionRegistry,
+): D => {
+  responsesAt(document.paths ?? {}, version, registry);
+  const versioning = versionHeaders(registry, version);
+  document.info = { ...document.info, version };
   for (const item of Object.values(document.paths ?? {})) {
     for (const value of Object.values(item)) {
       const operation = value as Operation;
@@ -179,7 +238,7 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
           content: errorBody,
         };
       }
-      operation.parameters = [...(operation.parameters ?? []), ...requestHeaders(operation)];
+      operation.parameters = [...(operation.parameters ?? []), ...requestHeaders(operation), versioning.parameter];
       const idempotent = operation.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key') ?? false;
       const rateLimited = operation['x-rate-limited'] === true;
       delete operation['x-rate-limited'];
@@ -188,6 +247,7 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
         response.headers = {
           ...response.headers,
           'x-request-id': REQUEST_ID,
+          ...versioning.response,
           ...(conditional && (status === '200' || status === '304') ? CONDITIONAL : {}),
           ...(status === '429' ? RATE_LIMITED : {}),
           ...(rateLimited ? RATE_LIMIT_STATE : {}),
@@ -200,7 +260,7 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
   const schemas: Record<string, unknown> = {};
   const doc = document as D & { components?: Json; webhooks?: unknown; tags?: unknown };
   doc.paths = nameSchemas(doc.paths, schemas) as D['paths'];
-  doc.webhooks = nameSchemas(webhooks(), schemas);
+  doc.webhooks = nameSchemas(webhooks(version, registry), schemas);
   doc.tags = TAGS;
   doc.components = {
     ...doc.components,

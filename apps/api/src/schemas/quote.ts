@@ -45,6 +45,3 @@ export const RefuseBody = Type.Object(
   { reason: Type.Optional(Type.String({ maxLength: L.reason })) },
   { additionalProperties: false, description: 'Optional; the body may be omitted' },
 );
-
-export const Decided = <S extends 'accepted' | 'refused'>(status: S) =>
-  Type.Object({ ok: Type.Literal(true), status: Type.Literal(status) }, { additionalProperties: false });

@@ -3,7 +3,7 @@ import { Type, type TSchema } from 'typebox';
 import { Appointment } from './appointment.js';
 import { Currency, DateTime, Nullable, Uuid } from './common.js';
 
-/** The `data` of quote decisions and leads, as the use cases write them to the outbox (CONTRACT.md §5). */
+/** The `data` of quote decisions and leads, as the use cases write them to the outbox (docs/reference/contract.md §5). */
 const QuoteDecision = Type.Object(
   {
     id: Uuid(),
@@ -23,8 +23,10 @@ const QuoteDecision = Type.Object(
 const LeadCreated = Type.Object(
   {
     id: Uuid(),
-    vehicleId: Uuid(),
-    vehicleReference: Type.String(),
+    vehicle: Type.Object(
+      { id: Uuid(), reference: Type.String(), make: Type.String(), model: Type.String(), year: Type.Integer() },
+      { additionalProperties: false, description: 'The vehicle the lead is about' },
+    ),
     name: Type.String(),
     email: Nullable(Type.String()),
     phone: Nullable(Type.String()),
@@ -43,17 +45,22 @@ const dataOf = (type: string): TSchema => {
   return WebhookTest;
 };
 
-/** Every event a receiver can get, with the body it is sent as. */
-export const WEBHOOK_PAYLOADS: Record<string, TSchema> = Object.fromEntries(
-  [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE].map((type) => [
-    type,
-    Type.Object(
-      {
-        type: Type.Literal(type),
-        timestamp: DateTime({ description: 'When the change happened (RFC 3339); the same on every retry' }),
-        data: dataOf(type),
-      },
-      { additionalProperties: false },
-    ),
-  ]),
-);
+/**
+ * Every event a receiver can get, with the body it is sent as at `version`: `previousData` gives the `data` schema of
+ * an event type an API version newer than `version` changed (docs/connectors/versions.md).
+ */
+export const webhookPayloads = (version: string, previousData: (type: string) => TSchema | undefined): Record<string, TSchema> =>
+  Object.fromEntries(
+    [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE].map((type) => [
+      type,
+      Type.Object(
+        {
+          type: Type.Literal(type),
+          timestamp: DateTime({ description: 'When the change happened (RFC 3339); the same on every retry' }),
+          apiVersion: Type.Literal(version, { description: "The API version `data` is rendered at: the receiving integration's pin when it was sent" }),
+          data: previousData(type) ?? dataOf(type),
+        },
+        { additionalProperties: false },
+      ),
+    ]),
+  );

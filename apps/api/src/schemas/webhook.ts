@@ -2,8 +2,8 @@ import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES } from '@garage/domain';
 import { Type } from 'typebox';
 import { DateTime, Nullable, Uuid } from './common.js';
 
-/** CONTRACT.md §5.1. */
-const EventType = Type.Enum([...WEBHOOK_EVENT_TYPES], { description: 'The event type (CONTRACT.md §5)' });
+/** docs/reference/contract.md §5.1. */
+const EventType = Type.Enum([...WEBHOOK_EVENT_TYPES], { description: 'The event type (docs/reference/contract.md §5)' });
 
 export const WebhookTestResult = Type.Object(
   {
@@ -43,6 +43,7 @@ export const Event = Type.Object(
     id: Uuid({ description: 'Equal to the `webhook-id` of its deliveries' }),
     type: EventType,
     timestamp: DateTime({ description: 'When the change happened: the `timestamp` of the webhook body' }),
+    apiVersion: Type.String({ description: 'The API version `data` is rendered at: the version this request is served at' }),
     data: Type.Record(Type.String(), Type.Unknown(), { description: 'The `data` of the webhook body' }),
   },
   { additionalProperties: false, title: 'Event' },

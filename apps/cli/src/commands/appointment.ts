@@ -22,7 +22,7 @@ export const registerAppointment = (program: Command, ctx: CliContext): void => 
 
   appointment
     .command('list')
-    .description("the garage's appointments, every status, ordered by last change (CONTRACT.md §4.6)")
+    .description("the garage's appointments, every status, ordered by last change (docs/reference/contract.md §4.6)")
     .requiredOption('--garage <slug>', 'garage slug')
     .option('--from <date>', 'first local date of the start, YYYY-MM-DD')
     .option('--to <date>', 'last local date of the start, YYYY-MM-DD')

@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
 import type { Integration, SyncToggle } from '@garage/domain';
 import type { CliContext, JsonOption } from '../context.js';
-import { parseNumber, parseSyncList, parseUuid, SYNC_TOGGLES } from '../options.js';
+import { API_VERSIONS } from '@garage/versions';
+import { parseApiVersion, parseNumber, parseSyncList, parseUuid, SYNC_TOGGLES } from '../options.js';
 
 interface CreateOptions extends JsonOption {
   garage: string;
   name: string;
   sync?: SyncToggle[];
   webhookUrl?: string;
+  apiVersion?: string;
 }
 
 interface ListedIntegration {
@@ -15,6 +17,7 @@ interface ListedIntegration {
   name: string;
   sync: SyncToggle[];
   webhookUrl: string | null;
+  apiVersion: string;
   revoked: boolean;
   lastUsedAt: string | null;
 }
@@ -24,6 +27,7 @@ const listed = (integration: Integration): ListedIntegration => ({
   name: integration.name,
   sync: SYNC_TOGGLES.filter((toggle) => integration.sync[toggle]),
   webhookUrl: integration.webhookUrl,
+  apiVersion: integration.apiVersion,
   revoked: integration.revokedAt !== null,
   lastUsedAt: integration.lastUsedAt?.toISOString() ?? null,
 });
@@ -33,6 +37,7 @@ const describe = (i: ListedIntegration): string =>
     `${i.id}  ${i.name}${i.revoked ? '  (revoked)' : ''}`,
     `  sync: ${i.sync.length > 0 ? i.sync.join(', ') : 'none'}`,
     `  webhook: ${i.webhookUrl ?? 'none'}`,
+    `  API version: ${i.apiVersion}`,
     `  last used: ${i.lastUsedAt ?? 'never'}`,
   ].join('\n');
 
@@ -48,7 +53,8 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
     .requiredOption('--name <name>', 'display name, e.g. the connector or shop')
     .option('--sync <toggles>', `endpoints to open, comma-separated among ${SYNC_TOGGLES.join(', ')} (default: none)`, parseSyncList)
     .option('--webhook-url <url>', 'http(s) URL receiving the webhooks')
-    .option('--json', 'print one JSON document: {"id", "apiKey", "webhookSecret"}')
+    .option('--api-version <version>', `the API version to pin it to (default: the latest, ${API_VERSIONS.latest})`, parseApiVersion)
+    .option('--json', 'print one JSON document: {"id", "apiKey", "webhookSecret", "apiVersion"}')
     .action(async (options: CreateOptions) => {
       const created = await ctx.withAdmin((admin) =>
         admin.createIntegration({
@@ -56,11 +62,13 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
           name: options.name,
           sync: options.sync ?? [],
           webhookUrl: options.webhookUrl ?? null,
+          apiVersion: options.apiVersion ?? API_VERSIONS.latest,
         }),
       );
-      ctx.print(options, { id: created.integration.id, apiKey: created.apiKey, webhookSecret: created.webhookSecret }, () =>
+      const { id, apiVersion } = created.integration;
+      ctx.print(options, { id, apiKey: created.apiKey, webhookSecret: created.webhookSecret, apiVersion }, () =>
         [
-          `Created integration ${created.integration.name} (${created.integration.id})`,
+          `Created integration ${created.integration.name} (${id}), pinned to API version ${apiVersion}`,
           `  API key:        ${created.apiKey}`,
           `  webhook secret: ${created.webhookSecret}`,
           SHOWN_ONCE,
@@ -72,7 +80,7 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
     .command('list')
     .description('list the integrations of a garage, revoked ones included')
     .requiredOption('--garage <slug>', 'garage slug')
-    .option('--json', 'print one JSON array: [{"id", "name", "sync", "webhookUrl", "revoked", "lastUsedAt"}]')
+    .option('--json', 'print one JSON array: [{"id", "name", "sync", "webhookUrl", "apiVersion", "revoked", "lastUsedAt"}]')
     .action(async (options: JsonOption & { garage: string }) => {
       const integrations = (await ctx.withAdmin((admin) => admin.listIntegrations(options.garage))).map(listed);
       ctx.print(options, integrations, () =>
@@ -92,23 +100,25 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
 
   integration
     .command('update')
-    .description('change the name, sync toggles or webhook URL of an integration; what is not given stays')
+    .description('change the name, sync toggles, webhook URL or API version of an integration; what is not given stays')
     .argument('<id>', 'integration id', parseUuid)
     .option('--name <name>', 'new display name')
     .option('--sync <toggles>', `the toggles to have on, comma-separated among ${SYNC_TOGGLES.join(', ')} ("" turns all off)`, parseSyncList)
     .option('--webhook-url <url>', 'new http(s) URL for the webhooks: pending deliveries go there too')
     .option('--no-webhook-url', 'remove the webhook URL: pending deliveries end as cancelled')
-    .option('--json', 'print one JSON document: {"id", "name", "sync", "webhookUrl"}')
-    .action(async (id: string, options: JsonOption & { name?: string; sync?: SyncToggle[]; webhookUrl?: string | false }) => {
+    .option('--api-version <version>', 'move the pin, up or down, to this supported API version: requests without Garage-Version and webhooks not yet sent follow it', parseApiVersion)
+    .option('--json', 'print one JSON document: {"id", "name", "sync", "webhookUrl", "apiVersion"}')
+    .action(async (id: string, options: JsonOption & { name?: string; sync?: SyncToggle[]; webhookUrl?: string | false; apiVersion?: string }) => {
       const updated = await ctx.withAdmin((admin) =>
         admin.updateIntegration(id, {
           ...(options.name === undefined ? {} : { name: options.name }),
           ...(options.sync === undefined ? {} : { sync: options.sync }),
           ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl === false ? null : options.webhookUrl }),
+          ...(options.apiVersion === undefined ? {} : { apiVersion: options.apiVersion }),
         }),
       );
       const shown = listed(updated);
-      ctx.print(options, { id: shown.id, name: shown.name, sync: shown.sync, webhookUrl: shown.webhookUrl }, () =>
+      ctx.print(options, { id: shown.id, name: shown.name, sync: shown.sync, webhookUrl: shown.webhookUrl, apiVersion: shown.apiVersion }, () =>
         [`Updated integration ${shown.id}`, describe(shown)].join('\n'),
       );
     });

@@ -1,3 +1,4 @@
+import { API_VERSIONS } from '@garage/versions';
 import type { Command } from 'commander';
 import type { CliContext, JsonOption } from '../context.js';
 
@@ -9,7 +10,7 @@ export const registerSeed = (program: Command, ctx: CliContext): void => {
     .description('create the demo garage if missing, then a fresh demo integration and two quotes (pending, expired)')
     .option('--json', 'print one JSON document: {"garage", "integrations": [...], "quotes": [...]}')
     .action(async (options: JsonOption) => {
-      const demo = await ctx.withAdmin((admin) => admin.seedDemo());
+      const demo = await ctx.withAdmin((admin) => admin.seedDemo({ apiVersion: API_VERSIONS.latest }));
       ctx.print(options, demo, () =>
         [
           `Demo garage: ${demo.garage}`,

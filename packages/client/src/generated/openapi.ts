@@ -537,20 +537,6 @@ export interface components {
             cancelledAt: string | null;
             cancellationReason: string | null;
         };
-        /** AppointmentBooked */
-        AppointmentBooked: {
-            /** @enum {boolean} */
-            success: true;
-            /** Format: uuid */
-            appointmentId: string;
-        };
-        /** AppointmentCancelled */
-        AppointmentCancelled: {
-            /** @enum {boolean} */
-            ok: true;
-            /** @enum {string} */
-            status: "cancelled";
-        };
         /** BookAppointment */
         BookAppointment: {
             /**
@@ -596,7 +582,7 @@ export interface components {
              */
             eventId: string;
             /**
-             * @description The event type (CONTRACT.md §5)
+             * @description The event type (docs/reference/contract.md §5)
              * @enum {unknown}
              */
             type: "appointment.created" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.updated" | "quote.accepted" | "quote.refused" | "lead.created";
@@ -621,7 +607,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {unknown}
              */
-            code: "VALIDATION_FAILED" | "INVALID_REFERENCE" | "UNAUTHORIZED" | "NOT_FOUND" | "DUPLICATE" | "SLOT_FULL" | "DATES_UNAVAILABLE" | "QUOTE_ALREADY_PROCESSED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "APPOINTMENT_NOT_CHANGEABLE" | "WEBHOOK_NOT_CONFIGURED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "INVALID_REFERENCE" | "UNAUTHORIZED" | "NOT_FOUND" | "DUPLICATE" | "SLOT_FULL" | "DATES_UNAVAILABLE" | "QUOTE_ALREADY_PROCESSED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "APPOINTMENT_NOT_CHANGEABLE" | "WEBHOOK_NOT_CONFIGURED" | "VERSION_UNSUPPORTED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE";
             details?: {
                 /** @description JSON pointer to the offending field, e.g. /customer/email or /limit */
                 path: string;
@@ -636,7 +622,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description The event type (CONTRACT.md §5)
+             * @description The event type (docs/reference/contract.md §5)
              * @enum {unknown}
              */
             type: "appointment.created" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.updated" | "quote.accepted" | "quote.refused" | "lead.created";
@@ -645,6 +631,8 @@ export interface components {
              * @description When the change happened: the `timestamp` of the webhook body
              */
             timestamp: string;
+            /** @description The API version `data` is rendered at: the version this request is served at */
+            apiVersion: string;
             /** @description The `data` of the webhook body */
             data: {
                 [key: string]: unknown;
@@ -673,9 +661,15 @@ export interface components {
         LeadEvent: {
             /** Format: uuid */
             id: string;
-            /** Format: uuid */
-            vehicleId: string;
-            vehicleReference: string;
+            /** @description The vehicle the lead is about */
+            vehicle: {
+                /** Format: uuid */
+                id: string;
+                reference: string;
+                make: string;
+                model: string;
+                year: number;
+            };
             name: string;
             email: string | null;
             phone: string | null;
@@ -797,6 +791,18 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** SubmittedLead */
+        SubmittedLead: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The vehicle the lead is about
+             */
+            vehicleId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
         /** Vehicle */
         Vehicle: {
             /** Format: uuid */
@@ -877,6 +883,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -888,15 +896,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -913,30 +923,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -949,11 +963,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -968,11 +984,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -985,6 +1003,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -995,9 +1015,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1010,11 +1030,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1027,11 +1049,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1060,6 +1084,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -1071,15 +1097,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1096,30 +1124,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1132,11 +1164,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1151,11 +1185,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1168,6 +1204,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -1178,9 +1216,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1193,11 +1231,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1210,11 +1250,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1256,6 +1298,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -1267,15 +1311,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1292,30 +1338,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1328,11 +1378,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1347,11 +1399,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1364,6 +1418,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -1374,9 +1430,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1389,11 +1445,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1406,11 +1464,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1428,6 +1488,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -1443,32 +1505,38 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AppointmentBooked"];
+                    "application/json": {
+                        data: components["schemas"]["Appointment"];
+                    };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1481,13 +1549,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1502,13 +1572,15 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1521,13 +1593,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1540,13 +1614,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1559,13 +1635,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1578,13 +1656,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1597,6 +1677,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -1609,9 +1691,9 @@ export interface operations {
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1624,13 +1706,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1643,13 +1727,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1680,6 +1766,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -1691,15 +1779,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1714,30 +1804,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1750,11 +1844,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1769,11 +1865,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1786,6 +1884,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -1796,9 +1896,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1811,11 +1911,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1828,11 +1930,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1850,6 +1954,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 appointmentId: string;
@@ -1863,15 +1969,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1886,30 +1994,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1922,11 +2034,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1939,11 +2053,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1958,11 +2074,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -1975,6 +2093,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -1985,9 +2105,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2000,11 +2120,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2017,11 +2139,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2039,6 +2163,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 appointmentId: string;
@@ -2057,32 +2183,38 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AppointmentCancelled"];
+                    "application/json": {
+                        data: components["schemas"]["Appointment"];
+                    };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2095,13 +2227,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2114,13 +2248,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2135,13 +2271,15 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2154,13 +2292,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2173,13 +2313,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2192,13 +2334,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2211,13 +2355,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2230,6 +2376,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -2242,9 +2390,9 @@ export interface operations {
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2257,13 +2405,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2276,13 +2426,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2300,6 +2452,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 appointmentId: string;
@@ -2317,13 +2471,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2333,18 +2489,20 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2357,13 +2515,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2376,13 +2536,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2397,13 +2559,15 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2416,13 +2580,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2435,13 +2601,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2454,13 +2622,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2473,13 +2643,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2492,6 +2664,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -2504,9 +2678,9 @@ export interface operations {
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2519,13 +2693,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2538,13 +2714,15 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
                     "idempotent-replayed"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2560,6 +2738,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -2571,6 +2751,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2579,9 +2761,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2591,11 +2773,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2604,9 +2788,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2619,6 +2803,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2627,9 +2813,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2644,6 +2830,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2652,9 +2840,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2667,6 +2855,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2675,9 +2865,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2690,6 +2880,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2698,9 +2890,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2713,6 +2905,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2721,9 +2915,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2736,6 +2930,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -2746,9 +2942,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2761,6 +2957,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2769,9 +2967,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2784,6 +2982,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2792,9 +2992,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2812,12 +3012,14 @@ export interface operations {
                 /** @description Opaque: the `nextCursor` of the previous page, with the same filters */
                 cursor?: string;
                 status?: "pending" | "succeeded" | "failed" | "gone" | "cancelled";
-                /** @description The event type (CONTRACT.md §5) */
+                /** @description The event type (docs/reference/contract.md §5) */
                 type?: "appointment.created" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.updated" | "quote.accepted" | "quote.refused" | "lead.created";
             };
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -2829,11 +3031,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2845,16 +3049,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2867,11 +3073,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2886,11 +3094,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2903,6 +3113,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -2913,9 +3125,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2928,11 +3140,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2945,11 +3159,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -2965,6 +3181,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 deliveryId: string;
@@ -2978,6 +3196,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -2986,24 +3206,25 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
+                        data: components["schemas"]["Delivery"];
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3012,9 +3233,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3027,6 +3248,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3035,9 +3258,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3050,6 +3273,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3058,9 +3283,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3075,6 +3300,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3083,9 +3310,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3098,6 +3325,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3106,9 +3335,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3121,6 +3350,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3129,9 +3360,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3144,6 +3375,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3152,9 +3385,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3167,6 +3400,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -3177,9 +3412,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3192,6 +3427,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3200,9 +3437,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3215,6 +3452,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3223,9 +3462,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3242,7 +3481,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque: the `nextCursor` of the previous page, with the same filters */
                 cursor?: string;
-                /** @description The event type (CONTRACT.md §5) */
+                /** @description The event type (docs/reference/contract.md §5) */
                 type?: "appointment.created" | "appointment.cancelled" | "appointment.rescheduled" | "appointment.updated" | "quote.accepted" | "quote.refused" | "lead.created";
                 /** @description RFC 3339; only events at or after this time */
                 since?: string;
@@ -3250,6 +3489,8 @@ export interface operations {
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -3261,11 +3502,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3277,16 +3520,18 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3299,11 +3544,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3318,11 +3565,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3335,6 +3584,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -3345,9 +3596,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3360,11 +3611,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3377,11 +3630,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3414,6 +3669,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -3425,15 +3682,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3450,30 +3709,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3486,11 +3749,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3503,11 +3768,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3522,11 +3789,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3539,6 +3808,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -3549,9 +3820,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3564,11 +3835,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3581,11 +3854,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3606,6 +3881,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 vehicleId: string;
@@ -3619,15 +3896,17 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3642,30 +3921,34 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3678,11 +3961,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3695,11 +3980,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3714,11 +4001,13 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3731,6 +4020,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -3741,9 +4032,9 @@ export interface operations {
                     "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3756,11 +4047,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3773,11 +4066,13 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter */
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent */
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
                     [name: string]: unknown;
                 };
@@ -3795,6 +4090,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path?: never;
             cookie?: never;
@@ -3810,6 +4107,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3822,16 +4121,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
+                        data: components["schemas"]["SubmittedLead"];
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3851,6 +4151,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3872,6 +4174,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3891,6 +4195,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3910,6 +4216,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3929,6 +4237,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3948,6 +4258,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -3967,6 +4279,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -3988,6 +4302,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4007,6 +4323,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4031,6 +4349,8 @@ export interface operations {
                 "x-request-id"?: string;
                 /** @description The ETag of the copy you have: 304 without a body while it is still current */
                 "if-none-match"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 /** @description The token of the quote link; an unknown token gives 404 */
@@ -4045,6 +4365,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
@@ -4062,6 +4384,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
                     /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
@@ -4070,11 +4394,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4086,6 +4412,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4099,6 +4427,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4110,6 +4440,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4121,6 +4453,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4137,6 +4471,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 /** @description The token of the quote link; an unknown token gives 404 */
@@ -4159,6 +4495,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4171,18 +4509,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @enum {string} */
-                        status: "accepted";
+                        data: components["schemas"]["Quote"];
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4202,6 +4539,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4223,6 +4562,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4242,6 +4583,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4261,6 +4604,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4280,6 +4625,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4299,6 +4646,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4318,6 +4667,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -4339,6 +4690,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4358,6 +4711,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4382,6 +4737,8 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
             path: {
                 /** @description The token of the quote link; an unknown token gives 404 */
@@ -4403,6 +4760,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4415,18 +4774,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        ok: true;
-                        /** @enum {string} */
-                        status: "refused";
+                        data: components["schemas"]["Quote"];
                     };
                 };
             };
-            /** @description VALIDATION_FAILED (with details) or INVALID_REFERENCE */
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
             400: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4446,6 +4804,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4467,6 +4827,8 @@ export interface operations {
                     allow?: string;
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4486,6 +4848,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4505,6 +4869,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4524,6 +4890,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4543,6 +4911,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4562,6 +4932,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Seconds until the limit resets */
                     "retry-after"?: number;
                     /** @description Requests allowed in the window */
@@ -4583,6 +4955,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4602,6 +4976,8 @@ export interface operations {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Requests allowed in the window */
                     "ratelimit-limit"?: number;
                     /** @description Requests left in the window */
@@ -4642,6 +5018,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -4680,6 +5061,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -4718,6 +5104,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -4756,6 +5147,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -4794,6 +5190,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["QuoteDecisionEvent"];
                 };
             };
@@ -4832,6 +5233,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["QuoteDecisionEvent"];
                 };
             };
@@ -4870,6 +5276,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["LeadEvent"];
                 };
             };
@@ -4908,6 +5319,11 @@ export interface operations {
                      * @description When the change happened (RFC 3339); the same on every retry
                      */
                     timestamp: string;
+                    /**
+                     * @description The API version `data` is rendered at: the receiving integration's pin when it was sent
+                     * @constant
+                     */
+                    apiVersion: "2026-11-26";
                     data: components["schemas"]["WebhookTestEvent"];
                 };
             };

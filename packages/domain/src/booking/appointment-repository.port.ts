@@ -1,5 +1,5 @@
 import type { Appointment, AppointmentStatus } from './appointment.js';
-import type { KeysetQuery } from '../shared/pagination.js';
+import type { KeysetQuery } from '../kernel/pagination.js';
 import type { BookedInterval } from './occupancy.js';
 
 export type NewAppointment = Omit<Appointment, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'cancelledAt' | 'cancellationReason'>;

@@ -2,7 +2,7 @@ import { completeCustomer, completeVehicle, type Appointment, type AppointmentSt
 import type { OutboxEvent, WebhookEventType } from '../webhooks/outbox.port.js';
 import { localRfc3339 } from './slot-model.js';
 
-/** The appointment object of CONTRACT.md §4.6, as the API answers it and webhook events carry it. */
+/** The appointment object of docs/reference/contract.md §4.6, as the API answers it and webhook events carry it. */
 export interface AppointmentView {
   id: string;
   status: AppointmentStatus;
@@ -48,7 +48,7 @@ export const appointmentView = (appointment: Appointment, timezone: string): App
 
 export type AppointmentEventType = Extract<WebhookEventType, `appointment.${string}`>;
 
-/** An appointment webhook event (CONTRACT.md §5): its `data` is the appointment object. */
+/** An appointment webhook event (docs/reference/contract.md §5): its `data` is the appointment object. */
 export const appointmentEvent = (type: AppointmentEventType, appointment: Appointment, timezone: string): OutboxEvent => ({
   garageId: appointment.garageId,
   type,

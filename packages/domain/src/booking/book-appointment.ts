@@ -5,13 +5,13 @@ import {
   type AppointmentCustomer,
   type AppointmentVehicle,
 } from './appointment.js';
-import { InvalidReferenceError, NotFoundError, ValidationError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
-import type { UnitOfWork } from '../shared/unit-of-work.port.js';
-import { CONTACT_LIMITS, checkContact } from '../shared/contact.js';
-import { isUuid } from '../shared/ids.js';
-import { Checker, isRecord } from '../shared/validation.js';
-import { appointmentEvent } from './appointment-view.js';
+import { InvalidReferenceError, NotFoundError, ValidationError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { CONTACT_LIMITS, checkContact } from '../kernel/contact.js';
+import { isUuid } from '../kernel/ids.js';
+import { Checker, isRecord } from '../kernel/validation.js';
+import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { ensureRoomUnderLock } from './capacity-rule.js';
 import { localDatesAround, makeSlotModel } from './slot-model.js';
 
@@ -87,14 +87,14 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
 };
 
 /**
- * Books an appointment (CONTRACT.md §4.1). Order of the answers: 400 `VALIDATION_FAILED` (every field problem at
+ * Books an appointment (docs/reference/contract.md §4.1). Order of the answers: 400 `VALIDATION_FAILED` (every field problem at
  * once), 400 `INVALID_REFERENCE`, 409 `DATES_UNAVAILABLE`, then under the booking lock 409 `SLOT_FULL` and 409
  * `DUPLICATE` (from the repository). One transaction: the reads, the lock of the appointment's garage and local date,
  * the insert and its `appointment.created` event commit together or not at all.
  */
 export const makeBookAppointment =
   ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (cmd: BookAppointmentCommand): Promise<Appointment> =>
+  async (cmd: BookAppointmentCommand): Promise<AppointmentView> =>
     uow.run(async (tx) => {
       const { garageId, integrationId } = cmd.principal;
       // The garage and the closures of the days around the start, in one read: the start's local date needs the
@@ -145,5 +145,5 @@ export const makeBookAppointment =
         externalRef: cmd.externalRef ?? null,
       });
       await tx.outbox.enqueue(appointmentEvent('appointment.created', appointment, settings.timezone));
-      return appointment;
+      return appointmentView(appointment, settings.timezone);
     });

@@ -8,7 +8,7 @@ export interface BookingLockKey {
 }
 
 /**
- * The booking lock (CONTRACT.md §4.1: "concurrent requests never overbook"), reachable only from a unit of work's
+ * The booking lock (docs/reference/contract.md §4.1: "concurrent requests never overbook"), reachable only from a unit of work's
  * transaction, so that it cannot be taken where nothing would release it. The adapter must guarantee:
  *
  * - Mutual exclusion: two transactions holding the lock of the same `garageId` and `localDate` never overlap; the

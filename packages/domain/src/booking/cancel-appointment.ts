@@ -1,7 +1,7 @@
-import type { Clock } from '../shared/clock.port.js';
-import type { UnitOfWork } from '../shared/unit-of-work.port.js';
-import { Checker } from '../shared/validation.js';
-import { appointmentEvent } from './appointment-view.js';
+import type { Clock } from '../kernel/clock.port.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { Checker } from '../kernel/validation.js';
+import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
 
 export const CANCELLATION_REASON_MAX = 500;
@@ -13,12 +13,12 @@ export interface CancelAppointmentCommand {
 }
 
 /**
- * Cancels an open appointment that has not started (CONTRACT.md §4.6). Its place is free as soon as the transaction
+ * Cancels an open appointment that has not started (docs/reference/contract.md §4.6). Its place is free as soon as the transaction
  * commits: occupancy counts every appointment but cancelled ones. The `appointment.cancelled` event commits with it.
  */
 export const makeCancelAppointment =
   ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (cmd: CancelAppointmentCommand): Promise<{ status: 'cancelled' }> => {
+  async (cmd: CancelAppointmentCommand): Promise<AppointmentView> => {
     const check = new Checker();
     check.string('/reason', cmd.reason, { optional: true, min: 0, max: CANCELLATION_REASON_MAX });
     check.throwIfAny('Invalid cancellation');
@@ -31,6 +31,6 @@ export const makeCancelAppointment =
         cancellationReason: cmd.reason ?? null,
       });
       await tx.outbox.enqueue(appointmentEvent('appointment.cancelled', cancelled, garage.booking.timezone));
-      return { status: 'cancelled' as const };
+      return appointmentView(cancelled, garage.booking.timezone);
     });
   };

@@ -1,4 +1,4 @@
-import { SlotFullError } from '../shared/errors.js';
+import { SlotFullError } from '../kernel/errors.js';
 import type { BookingSettings } from '../garages/garage.js';
 import type { BookingLockKey, BookingLocks } from './booking-lock.port.js';
 import { remainingCapacity, slotOccupancy } from './occupancy.js';

@@ -1,11 +1,11 @@
 import { OPEN_STATUSES, type Appointment } from './appointment.js';
 import type { Garage } from '../garages/garage.js';
-import { AppointmentNotChangeableError, NotFoundError } from '../shared/errors.js';
-import type { Transaction } from '../shared/unit-of-work.port.js';
+import { AppointmentNotChangeableError, NotFoundError } from '../kernel/errors.js';
+import type { Transaction } from '../kernel/unit-of-work.port.js';
 
 /**
  * The appointment a connector asks to change, locked for the rest of the transaction, with its garage. A connector may
- * change an appointment that is still open (booked or confirmed) and has not started yet (CONTRACT.md §4.6).
+ * change an appointment that is still open (booked or confirmed) and has not started yet (docs/reference/contract.md §4.6).
  */
 export const lockChangeableAppointment = async (
   tx: Transaction,

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
 import type { AppointmentReader } from './appointment-repository.port.js';
 import { appointmentView, type AppointmentView } from './appointment-view.js';

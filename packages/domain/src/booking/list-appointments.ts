@@ -1,12 +1,12 @@
 import { APPOINTMENT_STATUSES, type Appointment, type AppointmentStatus } from './appointment.js';
 import type { Garage } from '../garages/garage.js';
-import { NotFoundError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
+import { NotFoundError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
-import type { KeysetPosition } from '../shared/pagination.js';
-import type { CursorCodec } from '../shared/cursor.js';
-import { Checker } from '../shared/validation.js';
-import { fetchPage, type Page, type PageRequest } from '../shared/page.js';
+import type { KeysetPosition } from '../kernel/pagination.js';
+import type { CursorCodec } from '../kernel/cursor.js';
+import { Checker } from '../kernel/validation.js';
+import { fetchPage, type Page, type PageRequest } from '../kernel/page.js';
 import type { AppointmentReader } from './appointment-repository.port.js';
 import { appointmentView, type AppointmentView } from './appointment-view.js';
 import { checkLocalDate, makeSlotModel } from './slot-model.js';
@@ -43,7 +43,7 @@ const startsRange = (garage: Garage, now: Date, from: string | null, to: string 
 
 /**
  * The garage's appointments, every status (a sync learns of cancellations), ordered by `(updatedAt, id)` like every
- * list (CONTRACT.md §4.2, §4.6).
+ * list (docs/reference/contract.md §4.2, §4.6).
  */
 export const makeListAppointments =
   ({

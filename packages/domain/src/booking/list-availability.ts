@@ -1,7 +1,7 @@
-import { NotFoundError, ValidationError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
+import { NotFoundError, ValidationError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
-import { Checker } from '../shared/validation.js';
+import { Checker } from '../kernel/validation.js';
 import type { AppointmentReader } from './appointment-repository.port.js';
 import { remainingCapacity, slotOccupancy } from './occupancy.js';
 import { addCalendarDays, checkBookingDuration, checkLocalDate, makeSlotModel } from './slot-model.js';
@@ -26,7 +26,7 @@ export interface AvailableStart {
 }
 
 /**
- * Every start at which a booking of `durationMinutes` would succeed right now, in order (CONTRACT.md §4.1): the
+ * Every start at which a booking of `durationMinutes` would succeed right now, in order (docs/reference/contract.md §4.1): the
  * candidates of the same slot model `makeBookAppointment` resolves against, kept when the same capacity rule
  * leaves room. Read without the booking lock: it is a snapshot, and booking re-checks under the lock.
  */

@@ -1,7 +1,7 @@
-import { ValidationError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
-import type { UnitOfWork } from '../shared/unit-of-work.port.js';
-import { Checker } from '../shared/validation.js';
+import { ValidationError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { Checker } from '../kernel/validation.js';
 import { compareBookingLockKeys, type BookingLockKey } from './booking-lock.port.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';

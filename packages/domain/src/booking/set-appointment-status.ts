@@ -1,9 +1,9 @@
 import { OPEN_STATUSES, type AppointmentStatus } from './appointment.js';
-import { AppointmentNotChangeableError, NotFoundError, ValidationError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
-import type { UnitOfWork } from '../shared/unit-of-work.port.js';
-import { isUuid } from '../shared/ids.js';
-import { Checker } from '../shared/validation.js';
+import { AppointmentNotChangeableError, NotFoundError, ValidationError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { isUuid } from '../kernel/ids.js';
+import { Checker } from '../kernel/validation.js';
 import { appointmentEvent } from './appointment-view.js';
 import { CANCELLATION_REASON_MAX } from './cancel-appointment.js';
 
@@ -18,7 +18,7 @@ export interface SetAppointmentStatusCommand {
 }
 
 /**
- * The garage's side of the lifecycle (admin CLI, CONTRACT.md §4.6): an open appointment becomes confirmed, completed,
+ * The garage's side of the lifecycle (admin CLI, docs/reference/contract.md §4.6): an open appointment becomes confirmed, completed,
  * a no-show or cancelled, whenever it lies (a no-show is recorded after the start). Setting the status it already has
  * changes nothing; a closed appointment cannot change (409). The event, `appointment.cancelled` for a cancellation and
  * `appointment.updated` otherwise, commits with the change.

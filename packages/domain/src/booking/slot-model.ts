@@ -1,12 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import { WEEKDAYS, type BookingSettings, type Closure } from '../garages/garage.js';
-import { DatesUnavailableError } from '../shared/errors.js';
+import { DatesUnavailableError } from '../kernel/errors.js';
 import { minutesOfDay } from '../garages/opening-hours.js';
-import { LOCAL_DATE, type Checker } from '../shared/validation.js';
+import { LOCAL_DATE, type Checker } from '../kernel/validation.js';
 
 /**
- * The one slot model behind booking and availability (CONTRACT.md §4.1). Both use-cases go through `parse` (the
+ * The one slot model behind booking and availability (docs/reference/contract.md §4.1). Both use-cases go through `parse` (the
  * 400 rules) and `whyUnavailable` (the 409 rules), so a start that availability lists is a start that booking accepts.
  *
  * Time-zone decisions, all in the garage's IANA zone and all computed by Luxon:

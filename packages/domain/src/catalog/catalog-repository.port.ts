@@ -1,5 +1,5 @@
 import type { Product, ProductImportRow, StockImportRow, StockItem } from './catalog-items.js';
-import type { KeysetQuery } from '../shared/pagination.js';
+import type { KeysetQuery } from '../kernel/pagination.js';
 
 export interface ProductListQuery extends KeysetQuery {
   sku: string | null;

@@ -1,6 +1,6 @@
 import type { ProductImportRow } from './catalog-items.js';
-import { CURRENCY } from '../shared/validation.js';
-import { type ImportResult, type RowCheck, checkRows, type ImportDeps, findGarage } from '../shared/import-rows.js';
+import { CURRENCY } from '../kernel/validation.js';
+import { type ImportResult, type RowCheck, checkRows, type ImportDeps, findGarage } from '../kernel/import-rows.js';
 
 const PRODUCT_FIELDS = ['sku', 'name', 'priceCents', 'description', 'category', 'brand', 'currency', 'vatRate', 'unit', 'active'];
 

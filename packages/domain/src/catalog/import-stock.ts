@@ -1,5 +1,5 @@
 import type { StockImportRow } from './catalog-items.js';
-import { type ImportResult, type RowCheck, checkRows, type ImportDeps, findGarage } from '../shared/import-rows.js';
+import { type ImportResult, type RowCheck, checkRows, type ImportDeps, findGarage } from '../kernel/import-rows.js';
 
 const STOCK_FIELDS = ['sku', 'quantity'];
 

@@ -1,7 +1,7 @@
 import type { StockItem } from './catalog-items.js';
 import type { StockRepository } from './catalog-repository.port.js';
-import type { CursorCodec } from '../shared/cursor.js';
-import { fetchPage, type Page, type PageRequest } from '../shared/page.js';
+import type { CursorCodec } from '../kernel/cursor.js';
+import { fetchPage, type Page, type PageRequest } from '../kernel/page.js';
 
 export interface ListStockQuery extends PageRequest {
   garageId: string;

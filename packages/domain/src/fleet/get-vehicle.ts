@@ -1,5 +1,5 @@
 import type { Vehicle } from './vehicle.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { VehicleRepository } from './vehicle-repository.port.js';
 
 export const makeGetVehicle =

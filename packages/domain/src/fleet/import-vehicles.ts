@@ -1,5 +1,5 @@
 import { FUELS, GEARBOXES, VEHICLE_STATUSES, type VehicleImportRow } from './vehicle.js';
-import { type ImportResult, type RowCheck, checkRows, type ImportDeps, findGarage } from '../shared/import-rows.js';
+import { type ImportResult, type RowCheck, checkRows, type ImportDeps, findGarage } from '../kernel/import-rows.js';
 
 const VEHICLE_FIELDS = [
   'reference', 'make', 'model', 'year', 'mileageKm', 'fuel', 'gearbox', 'priceCents',

@@ -1,7 +1,7 @@
 import type { Fuel, Vehicle } from './vehicle.js';
 import type { VehicleRepository } from './vehicle-repository.port.js';
-import type { CursorCodec } from '../shared/cursor.js';
-import { fetchPage, type Page, type PageRequest } from '../shared/page.js';
+import type { CursorCodec } from '../kernel/cursor.js';
+import { fetchPage, type Page, type PageRequest } from '../kernel/page.js';
 
 export interface ListVehiclesQuery extends PageRequest {
   garageId: string;

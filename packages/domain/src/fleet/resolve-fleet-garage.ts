@@ -1,7 +1,14 @@
-import { NotFoundError, UnauthorizedError, ValidationError } from '../shared/errors.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../kernel/errors.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
-import { isSlug, SLUG_MAX_LENGTH } from '../shared/validation.js';
+import { isSlug, SLUG_MAX_LENGTH } from '../kernel/validation.js';
 import type { Authenticate } from '../integrations/authenticate.js';
+import type { Principal } from '../integrations/integration.js';
+
+/** The garage a fleet request reads, and the integration whose key it carried (null for a public garageSlug). */
+export interface FleetAccess {
+  garageId: string;
+  principal: Principal | null;
+}
 
 /**
  * Fleet endpoints accept a key of any integration of the garage (no toggle needed) or the public `garageSlug`.
@@ -11,8 +18,11 @@ import type { Authenticate } from '../integrations/authenticate.js';
  */
 export const makeResolveFleetGarage =
   ({ authenticate, garages }: { authenticate: Authenticate; garages: Pick<GarageRepository, 'findBySlug'> }) =>
-  async ({ apiKey, garageSlug }: { apiKey: string | undefined; garageSlug: string | undefined }): Promise<string> => {
-    if (apiKey !== undefined) return (await authenticate(apiKey, null)).garageId;
+  async ({ apiKey, garageSlug }: { apiKey: string | undefined; garageSlug: string | undefined }): Promise<FleetAccess> => {
+    if (apiKey !== undefined) {
+      const principal = await authenticate(apiKey, null);
+      return { garageId: principal.garageId, principal };
+    }
     if (garageSlug === undefined) throw new UnauthorizedError();
     if (!isSlug(garageSlug)) {
       throw new ValidationError('Invalid query string', [
@@ -21,5 +31,5 @@ export const makeResolveFleetGarage =
     }
     const garage = await garages.findBySlug(garageSlug);
     if (!garage) throw new NotFoundError('Garage not found');
-    return garage.id;
+    return { garageId: garage.id, principal: null };
   };

@@ -1,5 +1,5 @@
 import type { Fuel, Vehicle, VehicleImportRow } from './vehicle.js';
-import type { KeysetQuery } from '../shared/pagination.js';
+import type { KeysetQuery } from '../kernel/pagination.js';
 
 export interface VehicleListQuery extends KeysetQuery {
   /** Case-insensitive exact make. */

@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import type { Closure } from './garage.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { GarageRepository } from './garage-repository.port.js';
-import { Checker, LOCAL_DATE } from '../shared/validation.js';
+import { Checker, LOCAL_DATE } from '../kernel/validation.js';
 
 const isDate = (value: string) => LOCAL_DATE.test(value) && DateTime.fromISO(value).isValid;
 

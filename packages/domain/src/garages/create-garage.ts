@@ -2,7 +2,7 @@ import { IANAZone } from 'luxon';
 import { DEFAULT_BOOKING, type Garage } from './garage.js';
 import type { GarageRepository } from './garage-repository.port.js';
 import { DEFAULT_OPENING_HOURS, parseWeeklyHours } from './opening-hours.js';
-import { Checker, CURRENCY, SLUG, SLUG_MAX_LENGTH } from '../shared/validation.js';
+import { Checker, CURRENCY, SLUG, SLUG_MAX_LENGTH } from '../kernel/validation.js';
 
 export interface CreateGarageCommand {
   slug: string;

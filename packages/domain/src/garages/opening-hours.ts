@@ -1,5 +1,5 @@
 import { WEEKDAYS, type OpeningInterval, type Weekday, type WeeklyHours } from './garage.js';
-import { ValidationError } from '../shared/errors.js';
+import { ValidationError } from '../kernel/errors.js';
 
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 

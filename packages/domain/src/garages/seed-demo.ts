@@ -1,6 +1,6 @@
 import type { ProductImportRow } from '../catalog/catalog-items.js';
 import type { VehicleImportRow } from '../fleet/vehicle.js';
-import type { Clock } from '../shared/clock.port.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { GarageRepository } from './garage-repository.port.js';
 import type { makeCreateGarage } from './create-garage.js';
 import type { makeCreateIntegration } from '../integrations/create-integration.js';
@@ -61,7 +61,8 @@ interface SeedDeps {
  * Creates the demo garage with its catalog, stock and fleet when it does not exist yet, then issues a fresh demo
  * integration (every toggle on) and two quotes, one pending and one expired. Keys and tokens exist only in the result.
  */
-export const makeSeedDemo = (deps: SeedDeps) => async (): Promise<DemoCredentials> => {
+/** `apiVersion`: the version to pin the demo integration to (the transports pass the latest). */
+export const makeSeedDemo = (deps: SeedDeps) => async ({ apiVersion }: { apiVersion?: string } = {}): Promise<DemoCredentials> => {
   if (!(await deps.garages.findBySlug(DEMO_GARAGE_SLUG))) {
     await deps.createGarage({ slug: DEMO_GARAGE_SLUG, name: 'Garage du Centre (demo)', hours: 'mon-fri 08:00-12:00,14:00-18:00; sat 09:00-12:00' });
     await deps.importProducts(DEMO_GARAGE_SLUG, PRODUCTS);
@@ -73,6 +74,7 @@ export const makeSeedDemo = (deps: SeedDeps) => async (): Promise<DemoCredential
     name: 'Demo shop',
     sync: ['appointments', 'catalog', 'stock'],
     webhookUrl: null,
+    ...(apiVersion === undefined ? {} : { apiVersion }),
   });
   const day = 86_400_000;
   const now = deps.clock.nowMs();

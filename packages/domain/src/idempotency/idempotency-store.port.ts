@@ -24,7 +24,7 @@ export type IdempotencyBegin =
   | { state: 'mismatch' };
 
 /**
- * Idempotency-Key records (CONTRACT.md §4.1), one per `(scope, key)`. A record whose `expiresAt <= now` counts as
+ * Idempotency-Key records (docs/reference/contract.md §4.1), one per `(scope, key)`. A record whose `expiresAt <= now` counts as
  * absent everywhere, whether or not `purgeExpired` has removed it yet.
  */
 export interface IdempotencyStore {

@@ -23,7 +23,7 @@ export const requestHash = (req: { method: string; path: string; body: unknown }
 
 /**
  * Idempotency-Key scopes (§4.1): the integration for appointments, the request path for the public POSTs. A path may
- * hold a secret (a quote token), so only its SHA-256 is stored (CONTRACT.md §1).
+ * hold a secret (a quote token), so only its SHA-256 is stored (docs/reference/contract.md §1).
  */
 export const idempotencyScope = {
   integration: (integrationId: string): string => `integration:${integrationId}`,

@@ -1,10 +1,10 @@
-import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
-import type { UnitOfWork } from '../shared/unit-of-work.port.js';
+import { IdempotencyInProgressError, IdempotencyKeyReusedError, ValidationError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
 import type { IdempotencyStore, StoredResponse } from './idempotency-store.port.js';
 
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-/** Keys are kept 24 hours (CONTRACT.md §4.1). */
+/** Keys are kept 24 hours (docs/reference/contract.md §4.1). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /**
  * How long an unfinished request keeps its key. Requests answer within seconds (a lost database gives 503 within a
@@ -28,7 +28,7 @@ export const checkIdempotencyKey = (key: unknown): key is string =>
   typeof key === 'string' && key.length >= 1 && key.length <= IDEMPOTENCY_KEY_MAX_LENGTH;
 
 /**
- * The Idempotency-Key rules of CONTRACT.md §4.1 around one request handler `run`:
+ * The Idempotency-Key rules of docs/reference/contract.md §4.1 around one request handler `run`:
  * - first use: runs it inside a unit of work and stores its response in that same transaction, so the record commits
  *   with the change it records (the use case's own `uow.run` joins it): a process that dies at any moment leaves
  *   either both or neither. A response the transport's `isFinal` refuses (one that says "try again") is not

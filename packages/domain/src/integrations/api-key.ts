@@ -2,7 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 
 const API_KEY_PATTERN = /^[0-9a-f]{32}$/;
 
-/** 128 bits from the CSPRNG as 32 lowercase hex characters (CONTRACT.md §3). */
+/** 128 bits from the CSPRNG as 32 lowercase hex characters (docs/reference/contract.md §3). */
 export const generateApiKey = (): string => randomBytes(16).toString('hex');
 
 export const isWellFormedApiKey = (value: string): boolean => API_KEY_PATTERN.test(value);

@@ -1,6 +1,6 @@
 import type { Integration, Principal, SyncToggle } from './integration.js';
-import { UnauthorizedError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
+import { UnauthorizedError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
 import { isWellFormedApiKey, sha256Hex } from './api-key.js';
 
@@ -30,7 +30,7 @@ export const makeAuthenticate = ({
       touched.set(integration.id, now);
       integrations.touchLastUsed(integration.id, new Date(now)).catch(onTouchError);
     }
-    return { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync };
+    return { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion };
   };
   return async (apiKey, toggle) => {
     if (apiKey === undefined || !isWellFormedApiKey(apiKey)) throw new UnauthorizedError();

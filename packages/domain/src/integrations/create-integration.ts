@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Integration, SyncToggle } from './integration.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
 import { generateApiKey, generateWebhookSecret, sha256Hex } from './api-key.js';
-import type { SecretBox } from '../shared/secret-box.js';
-import { Checker } from '../shared/validation.js';
+import type { SecretBox } from '../kernel/secret-box.js';
+import { Checker } from '../kernel/validation.js';
 import { checkWebhookUrl, togglesOf } from './integration-settings.js';
 import type { DestinationPolicy } from '../webhooks/webhook-destination.js';
 
@@ -14,6 +14,8 @@ export interface CreateIntegrationCommand {
   name: string;
   sync: SyncToggle[];
   webhookUrl: string | null;
+  /** The API version to pin; the caller (CLI) checks it is supported. Absent: the first version. */
+  apiVersion?: string;
 }
 
 /** The only moment the key and the webhook secret exist in clear: they are returned once, never stored. */
@@ -53,6 +55,7 @@ export const makeCreateIntegration =
       name: cmd.name,
       sync: togglesOf(cmd.sync),
       webhookUrl: cmd.webhookUrl,
+      ...(cmd.apiVersion === undefined ? {} : { apiVersion: cmd.apiVersion }),
       apiKeyHash: sha256Hex(apiKey),
       webhookSecret: secretBox.encrypt(webhookSecret, id),
     });

@@ -7,6 +7,8 @@ export interface NewIntegration {
   name: string;
   sync: SyncToggles;
   webhookUrl: string | null;
+  /** Absent: the first API version, which integrations made before versions existed are pinned to. */
+  apiVersion?: string;
   apiKeyHash: string;
   webhookSecret: EncryptedSecret;
 }
@@ -15,8 +17,10 @@ export interface NewIntegration {
 export interface IntegrationChanges {
   name?: string;
   sync?: SyncToggles;
-  /** A new URL also moves the pending deliveries to it; null cancels them (CONTRACT.md §5). */
+  /** A new URL also moves the pending deliveries to it; null cancels them (docs/reference/contract.md §5). */
   webhookUrl?: string | null;
+  /** Takes effect for deliveries already queued too: they are rendered when sent. */
+  apiVersion?: string;
 }
 
 /** The webhook secrets deliveries are signed with: the current one, and the one replaced while its overlap lasts. */
@@ -34,6 +38,8 @@ export interface IntegrationRepository {
    */
   findActiveByKeyHash(apiKeyHash: string): Promise<Integration | null>;
   listByGarage(garageId: string): Promise<Integration[]>;
+  /** How many integrations that are not revoked are pinned to each API version (versions without any are absent). */
+  countByApiVersion(): Promise<Record<string, number>>;
   /**
    * Null when no such integration exists. Revoking twice keeps the first revocation time. Its pending deliveries end
    * as `cancelled` in the same statement.

@@ -1,5 +1,5 @@
 import type { SyncToggle, SyncToggles } from './integration.js';
-import type { Checker } from '../shared/validation.js';
+import type { Checker } from '../kernel/validation.js';
 import { webhookUrlProblem, type DestinationPolicy } from '../webhooks/webhook-destination.js';
 
 /** A webhook URL given (null removes it): an http(s) URL without credentials whose address literal, if any, is allowed. */

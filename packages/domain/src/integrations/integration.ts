@@ -20,6 +20,8 @@ export interface Integration {
   name: string;
   sync: SyncToggles;
   webhookUrl: string | null;
+  /** The API version its requests and webhooks are served at unless a request asks for another (docs/reference/contract.md §8). */
+  apiVersion: string;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
   createdAt: Date;
@@ -30,4 +32,6 @@ export interface Principal {
   integrationId: string;
   garageId: string;
   sync: SyncToggles;
+  /** The version the integration is pinned to. */
+  apiVersion: string;
 }

@@ -1,5 +1,5 @@
 import type { Integration } from './integration.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
 

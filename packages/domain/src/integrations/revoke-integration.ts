@@ -1,7 +1,7 @@
 import type { Integration } from './integration.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
-import type { Clock } from '../shared/clock.port.js';
+import type { Clock } from '../kernel/clock.port.js';
 
 export const makeRevokeIntegration =
   ({ integrations, clock }: { integrations: Pick<IntegrationRepository, 'revoke'>; clock: Clock }) =>

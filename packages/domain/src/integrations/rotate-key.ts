@@ -1,6 +1,6 @@
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
-import type { Clock } from '../shared/clock.port.js';
+import type { Clock } from '../kernel/clock.port.js';
 import { generateApiKey, sha256Hex } from './api-key.js';
 import { overlapMs } from './rotation-overlap.js';
 

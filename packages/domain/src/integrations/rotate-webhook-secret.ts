@@ -1,8 +1,8 @@
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { IntegrationRepository } from './integration-repository.port.js';
-import type { Clock } from '../shared/clock.port.js';
+import type { Clock } from '../kernel/clock.port.js';
 import { generateWebhookSecret } from './api-key.js';
-import type { SecretBox } from '../shared/secret-box.js';
+import type { SecretBox } from '../kernel/secret-box.js';
 import { overlapMs } from './rotation-overlap.js';
 
 /** A new webhook secret, shown once; until the overlap ends every delivery carries both signatures (§5). */

@@ -1,4 +1,4 @@
-import { Checker } from '../shared/validation.js';
+import { Checker } from '../kernel/validation.js';
 
 /** The longest overlap of a rotation: a week is enough to roll a key or a secret out; longer is a forgotten key. */
 export const MAX_OVERLAP_HOURS = 168;

@@ -1,7 +1,7 @@
 import type { Integration, SyncToggle } from './integration.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { IntegrationChanges, IntegrationRepository } from './integration-repository.port.js';
-import { Checker } from '../shared/validation.js';
+import { Checker } from '../kernel/validation.js';
 import { checkWebhookUrl, togglesOf } from './integration-settings.js';
 import type { DestinationPolicy } from '../webhooks/webhook-destination.js';
 
@@ -9,6 +9,8 @@ export interface UpdateIntegrationCommand {
   name?: string;
   sync?: SyncToggle[];
   webhookUrl?: string | null;
+  /** A supported API version (checked by the caller): the pin moves up or down. */
+  apiVersion?: string;
 }
 
 /** `integration update`: name, toggles, webhook URL set or removed; what is not given stays as it is. */
@@ -23,6 +25,7 @@ export const makeUpdateIntegration =
       ...(cmd.name === undefined ? {} : { name: cmd.name }),
       ...(cmd.sync === undefined ? {} : { sync: togglesOf(cmd.sync) }),
       ...(cmd.webhookUrl === undefined ? {} : { webhookUrl: cmd.webhookUrl }),
+      ...(cmd.apiVersion === undefined ? {} : { apiVersion: cmd.apiVersion }),
     };
     const updated = await integrations.update(id, changes);
     if (!updated) throw new NotFoundError(`Integration ${id} not found or revoked`);

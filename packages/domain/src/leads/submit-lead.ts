@@ -1,8 +1,8 @@
 import type { Lead } from './lead.js';
-import { NotFoundError } from '../shared/errors.js';
-import type { UnitOfWork } from '../shared/unit-of-work.port.js';
-import { CONTACT_LIMITS, checkContact } from '../shared/contact.js';
-import { Checker } from '../shared/validation.js';
+import { NotFoundError } from '../kernel/errors.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { CONTACT_LIMITS, checkContact } from '../kernel/contact.js';
+import { Checker } from '../kernel/validation.js';
 
 export interface SubmitLeadCommand {
   vehicleId: string;
@@ -14,7 +14,7 @@ export interface SubmitLeadCommand {
 }
 
 /**
- * The limits of a lead (CONTRACT.md §4.3), exported so that the HTTP schema states the same numbers. A contact is
+ * The limits of a lead (docs/reference/contract.md §4.3), exported so that the HTTP schema states the same numbers. A contact is
  * checked with the same rules as an appointment's customer.
  */
 export const LEAD_FIELD_LIMITS = { ...CONTACT_LIMITS, message: 2000 } as const;
@@ -49,8 +49,7 @@ export const makeSubmitLead =
         type: 'lead.created',
         data: {
           id: lead.id,
-          vehicleId: lead.vehicleId,
-          vehicleReference: vehicle.reference,
+          vehicle: { id: vehicle.id, reference: vehicle.reference, make: vehicle.make, model: vehicle.model, year: vehicle.year },
           name: lead.name,
           email: lead.email,
           phone: lead.phone,

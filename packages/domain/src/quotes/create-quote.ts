@@ -1,9 +1,9 @@
 import { lineTotalCents, type Quote, type QuoteLineInput } from './quote.js';
-import { NotFoundError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
-import type { UnitOfWork } from '../shared/unit-of-work.port.js';
+import { NotFoundError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
 import { generateToken, sha256Hex } from '../integrations/api-key.js';
-import { Checker } from '../shared/validation.js';
+import { Checker } from '../kernel/validation.js';
 
 const DEFAULT_VALIDITY_DAYS = 30;
 

@@ -1,10 +1,10 @@
 import { publicQuoteStatus, type Quote } from './quote.js';
-import { QuoteAlreadyProcessedError, QuoteExpiredError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
-import type { UnitOfWork } from '../shared/unit-of-work.port.js';
+import { QuoteAlreadyProcessedError, QuoteExpiredError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
 import { sha256Hex } from '../integrations/api-key.js';
-import { Checker } from '../shared/validation.js';
-import { findByToken } from './public-quote.js';
+import { Checker } from '../kernel/validation.js';
+import { findByToken, publicQuote, type PublicQuote } from './public-quote.js';
 
 /** The limits of a decision's optional fields, exported so that the HTTP schema states the same numbers. */
 export const QUOTE_DECISION_LIMITS = { signerName: 120, comment: 2000, reason: 2000 } as const;
@@ -23,7 +23,7 @@ const refusal = (quote: Quote, now: Date) =>
  */
 export const makeDecideQuote =
   ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (token: string, cmd: QuoteDecisionCommand): Promise<{ status: 'accepted' | 'refused' }> => {
+  async (token: string, cmd: QuoteDecisionCommand): Promise<PublicQuote> => {
     const check = new Checker();
     if (cmd.decision === 'accept') {
       check.string('/signerName', cmd.signerName, { optional: true, max: QUOTE_DECISION_LIMITS.signerName });
@@ -64,6 +64,6 @@ export const makeDecideQuote =
             : { reason: cmd.reason ?? null }),
         },
       });
-      return { status };
+      return publicQuote({ ...quote, status, decidedAt: now }, now);
     });
   };

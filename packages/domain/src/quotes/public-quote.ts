@@ -1,5 +1,5 @@
-import type { Quote, QuoteStatus } from './quote.js';
-import { NotFoundError } from '../shared/errors.js';
+import { publicQuoteStatus, type Quote, type QuoteStatus } from './quote.js';
+import { NotFoundError } from '../kernel/errors.js';
 import type { QuoteReader } from './quote-repository.port.js';
 import { sha256Hex } from '../integrations/api-key.js';
 
@@ -11,3 +11,14 @@ export const findByToken = async (quotes: QuoteReader, token: string): Promise<Q
   if (!quote) throw new NotFoundError('Quote not found');
   return quote;
 };
+
+export const publicQuote = (quote: Quote, now: Date): PublicQuote => ({
+  number: quote.number,
+  status: publicQuoteStatus(quote, now),
+  customerName: quote.customerName,
+  lines: quote.lines,
+  totalCents: quote.totalCents,
+  currency: quote.currency,
+  expiresAt: quote.expiresAt,
+  decidedAt: quote.decidedAt,
+});

@@ -1,8 +1,9 @@
-import type { Clock } from '../shared/clock.port.js';
-import type { SecretBox } from '../shared/secret-box.js';
+import type { Clock } from '../kernel/clock.port.js';
+import type { SecretBox } from '../kernel/secret-box.js';
 import type { ClaimedDelivery, DeliveryAttempt, DeliveryOutcome, DeliveryQueue } from './delivery-queue.port.js';
 import { retryDelay, type RetrySchedule } from './retry-schedule.js';
 import { signedWebhookRequest, signingSecrets, WEBHOOK_TIMEOUT_MS } from './signed-request.js';
+import type { RenderWebhookBody } from './webhook-event.js';
 import type { WebhookResponse, WebhookSender } from './webhook-sender.port.js';
 
 /**
@@ -35,6 +36,8 @@ export interface DeliverDueWebhooksDeps {
   sender: WebhookSender;
   clock: Clock;
   schedule: RetrySchedule;
+  /** The body of an event at the receiving integration's version. */
+  renderBody: RenderWebhookBody;
   /** Deliveries claimed and sent concurrently per call. */
   batchSize?: number;
   onDelivery?: (report: DeliveryReport) => void;
@@ -59,7 +62,7 @@ export const outcomeOf = (
  * One pass of webhook delivery: claims the due deliveries, signs and sends them concurrently, records every attempt.
  * Resolves to the number of deliveries attempted (0 when nothing was due), so a loop knows whether to drain on.
  */
-export type AttemptDeliveryDeps = Pick<DeliverDueWebhooksDeps, 'secrets' | 'sender' | 'clock' | 'schedule'> & {
+export type AttemptDeliveryDeps = Pick<DeliverDueWebhooksDeps, 'secrets' | 'sender' | 'clock' | 'schedule' | 'renderBody'> & {
   queue: Pick<DeliveryQueue, 'complete'>;
 };
 
@@ -69,13 +72,13 @@ export type AttemptDeliveryDeps = Pick<DeliverDueWebhooksDeps, 'secrets' | 'send
  * not be recorded (database gone), in which case the lease ends and the delivery is attempted again.
  */
 export const makeAttemptDelivery =
-  ({ queue, secrets, sender, clock, schedule }: AttemptDeliveryDeps) =>
+  ({ queue, secrets, sender, clock, schedule, renderBody }: AttemptDeliveryDeps) =>
   async (delivery: ClaimedDelivery): Promise<DeliveryReport> => {
     const attemptedAt = clock.now();
     let response: WebhookResponse;
     try {
       const plaintexts = signingSecrets(secrets, delivery.integrationId, delivery.secret, delivery.previousSecret);
-      response = await sender.send(signedWebhookRequest(delivery.event, delivery.url, plaintexts, attemptedAt));
+      response = await sender.send(signedWebhookRequest({ id: delivery.event.id, body: renderBody(delivery.event, delivery.apiVersion) }, delivery.url, plaintexts, attemptedAt));
     } catch (err) {
       // A secret that no configured key decrypts, or a sender bug: recorded like any failed attempt, so that it
       // shows in the delivery log and is retried once an operator fixes the keys.

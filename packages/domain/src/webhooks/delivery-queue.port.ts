@@ -1,7 +1,7 @@
 import type { EncryptedSecret } from '../integrations/integration.js';
 import type { WebhookEvent } from './webhook-event.js';
 
-/** `cancelled`: the integration was revoked or lost its webhook URL before the delivery ended (CONTRACT.md §5). */
+/** `cancelled`: the integration was revoked or lost its webhook URL before the delivery ended (docs/reference/contract.md §5). */
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'gone', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
@@ -21,6 +21,8 @@ export interface ClaimedDelivery {
    * absent when tracing was off.
    */
   traceParent?: string | null;
+  /** The integration's API version at claim time: the body is rendered at it (docs/reference/contract.md §8). */
+  apiVersion: string;
   secret: EncryptedSecret;
   /** The secret replaced by a rotation whose overlap has not ended yet: deliveries carry both signatures. */
   previousSecret: EncryptedSecret | null;
@@ -66,7 +68,7 @@ export interface ClaimRequest {
   excludeIntegrations?: readonly string[];
 }
 
-/** What an operator watches (CONTRACT.md §6 metrics). */
+/** What an operator watches (docs/reference/contract.md §6 metrics). */
 export interface DeliveryBacklog {
   pending: number;
   /** Age of the oldest pending delivery, 0 when there is none. */

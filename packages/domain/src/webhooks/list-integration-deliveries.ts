@@ -1,5 +1,5 @@
-import type { CursorCodec } from '../shared/cursor.js';
-import { fetchPage, type Page, type PageRequest } from '../shared/page.js';
+import type { CursorCodec } from '../kernel/cursor.js';
+import { fetchPage, type Page, type PageRequest } from '../kernel/page.js';
 import type { DeliveryStatus } from './delivery-queue.port.js';
 import type { DeliverySummary, WebhookFeed } from './webhook-feed.port.js';
 

@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { NotFoundError, ValidationError } from '../kernel/errors.js';
 import type { IntegrationRepository } from '../integrations/integration-repository.port.js';
 import type { DeliveryQueue, DeliveryView } from './delivery-queue.port.js';
 

@@ -12,7 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /**
- * Who receives an event (CONTRACT.md §5): appointment events go to the garage's integrations that sync appointments;
+ * Who receives an event (docs/reference/contract.md §5): appointment events go to the garage's integrations that sync appointments;
  * quote and lead events to every integration of the garage with a webhook URL.
  */
 export const audienceOf = (type: WebhookEventType): SyncToggle | null =>

@@ -1,4 +1,4 @@
-import type { SecretBox } from '../shared/secret-box.js';
+import type { SecretBox } from '../kernel/secret-box.js';
 import type { WebhookSecretStore } from './webhook-secret-store.port.js';
 
 const BATCH = 100;

@@ -1,5 +1,5 @@
-import { NotFoundError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
+import { NotFoundError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { DeliveryQueue } from './delivery-queue.port.js';
 
 export interface ReplayedWebhook {

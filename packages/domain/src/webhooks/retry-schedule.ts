@@ -1,7 +1,7 @@
 /** Delays in milliseconds between delivery attempts: after failed attempt n, wait `schedule[n - 1]`. */
 export type RetrySchedule = readonly number[];
 
-/** CONTRACT.md §5: eight attempts over about 33 hours. */
+/** docs/reference/contract.md §5: eight attempts over about 33 hours. */
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 const SECRET_PREFIX = 'whsec_';
 
 /**
- * The Standard Webhooks v1 signature (CONTRACT.md §5): base64 HMAC-SHA256, keyed with the secret's decoded bytes,
+ * The Standard Webhooks v1 signature (docs/reference/contract.md §5): base64 HMAC-SHA256, keyed with the secret's decoded bytes,
  * over `{id}.{timestamp}.{body}`. The receiver recomputes it from the raw body, so `body` must be the exact bytes sent.
  */
 export const signWebhook = (secret: string, id: string, timestampSeconds: number, body: string): string => {

@@ -1,23 +1,21 @@
 import type { EncryptedSecret } from '../integrations/integration.js';
-import type { SecretBox } from '../shared/secret-box.js';
+import type { SecretBox } from '../kernel/secret-box.js';
 import { signWithEach } from './signature.js';
-import { webhookBody, type WebhookEvent } from './webhook-event.js';
 import type { WebhookRequest } from './webhook-sender.port.js';
 
-/** CONTRACT.md §5: a receiver that has not answered within 10 s has failed this attempt. */
+/** docs/reference/contract.md §5: a receiver that has not answered within 10 s has failed this attempt. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
- * The signed POST of one event (CONTRACT.md §5), the same for a queued delivery and a `webhook.test`: `secrets` are
+ * The signed POST of one event (docs/reference/contract.md §5), the same for a queued delivery and a `webhook.test`: `secrets` are
  * the plaintext secrets, the current one first, then the one a rotation replaced while its overlap lasts.
  */
 export const signedWebhookRequest = (
-  event: Pick<WebhookEvent, 'id' | 'occurredAt' | 'data'> & { type: string },
+  { id, body }: { id: string; body: string },
   url: string,
   secrets: readonly string[],
   at: Date,
 ): WebhookRequest => {
-  const body = webhookBody(event);
   const timestamp = Math.floor(at.getTime() / 1000);
   return {
     url,
@@ -25,9 +23,9 @@ export const signedWebhookRequest = (
     timeoutMs: WEBHOOK_TIMEOUT_MS,
     headers: {
       'content-type': 'application/json',
-      'webhook-id': event.id,
+      'webhook-id': id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signWithEach(secrets, event.id, timestamp, body),
+      'webhook-signature': signWithEach(secrets, id, timestamp, body),
     },
   };
 };

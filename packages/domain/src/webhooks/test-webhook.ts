@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError, WebhookNotConfiguredError } from '../shared/errors.js';
-import type { Clock } from '../shared/clock.port.js';
+import { NotFoundError, WebhookNotConfiguredError } from '../kernel/errors.js';
+import type { Clock } from '../kernel/clock.port.js';
 import type { IntegrationRepository } from '../integrations/integration-repository.port.js';
-import type { SecretBox } from '../shared/secret-box.js';
+import type { SecretBox } from '../kernel/secret-box.js';
 import { signedWebhookRequest, signingSecrets } from './signed-request.js';
+import type { RenderWebhookBody } from './webhook-event.js';
 import type { WebhookSender } from './webhook-sender.port.js';
 
-/** The event `POST /webhooks/test` sends (CONTRACT.md §5.1); it is not written to the outbox nor to the feed. */
+/** The event `POST /webhooks/test` sends (docs/reference/contract.md §5.1); it is not written to the outbox nor to the feed. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 
 export interface WebhookTestResult {
@@ -28,11 +29,13 @@ export const makeTestWebhook =
     secrets,
     sender,
     clock,
+    renderBody,
   }: {
     integrations: Pick<IntegrationRepository, 'findById' | 'getWebhookSecrets'>;
     secrets: Pick<SecretBox, 'decrypt'>;
     sender: WebhookSender;
     clock: Clock;
+    renderBody: RenderWebhookBody;
   }) =>
   async (integrationId: string): Promise<WebhookTestResult> => {
     const [integration, stored] = await Promise.all([integrations.findById(integrationId), integrations.getWebhookSecrets(integrationId)]);
@@ -41,7 +44,9 @@ export const makeTestWebhook =
     const sentAt = clock.now();
     const event = { id: randomUUID(), type: WEBHOOK_TEST_EVENT_TYPE, occurredAt: sentAt, data: { integrationId } };
     const plaintexts = signingSecrets(secrets, integrationId, stored.current, stored.previous);
-    const response = await sender.send(signedWebhookRequest(event, integration.webhookUrl, plaintexts, sentAt));
+    const response = await sender.send(
+      signedWebhookRequest({ id: event.id, body: renderBody(event, integration.apiVersion) }, integration.webhookUrl, plaintexts, sentAt),
+    );
     const responseStatus = 'statusCode' in response ? response.statusCode : null;
     return {
       eventId: event.id,

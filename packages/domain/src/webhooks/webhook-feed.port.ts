@@ -1,8 +1,8 @@
-import type { KeysetPosition } from '../shared/pagination.js';
+import type { KeysetPosition } from '../kernel/pagination.js';
 import type { DeliveryStatus } from './delivery-queue.port.js';
 import type { WebhookEvent } from './webhook-event.js';
 
-/** A delivery as its integration sees it (CONTRACT.md §5.1 `GET /webhooks/deliveries`). */
+/** A delivery as its integration sees it (docs/reference/contract.md §5.1 `GET /webhooks/deliveries`). */
 export interface DeliverySummary {
   id: string;
   eventId: string;
@@ -41,5 +41,7 @@ export interface EventListQuery {
  */
 export interface WebhookFeed {
   listDeliveries(query: DeliveryListQuery): Promise<DeliverySummary[]>;
+  /** One of the integration's deliveries; null for a delivery of another integration. */
+  findDelivery(integrationId: string, deliveryId: string): Promise<DeliverySummary | null>;
   listEvents(query: EventListQuery): Promise<WebhookEvent[]>;
 }

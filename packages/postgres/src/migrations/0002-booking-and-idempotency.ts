@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /**
  * - `idempotency_keys.response_body` becomes text: a replay must send the JSON that was stored, and jsonb would
  *   reorder its keys and normalise its numbers.
- * - Appointments last at most 480 minutes (CONTRACT.md §4.1). The overlap query relies on it to scan only the
+ * - Appointments last at most 480 minutes (docs/reference/contract.md §4.1). The overlap query relies on it to scan only the
  *   appointments that start less than 480 minutes before the range, so the database states it too.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The appointment lifecycle (CONTRACT.md §4.6): a status, when it last changed, and why it was cancelled.
+ * The appointment lifecycle (docs/reference/contract.md §4.6): a status, when it last changed, and why it was cancelled.
  * - `appointments_place_idx` serves the occupancy query of booking, rescheduling and availability: the appointments
  *   that hold a place (any status but cancelled) and start in a window, read from the index alone (`ends_at` included).
  *   It replaces the plain `(garage_id, starts_at)` index, which also covered cancelled rows.

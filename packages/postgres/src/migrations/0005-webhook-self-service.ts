@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Webhook self-service and rotations (CONTRACT.md §5, §5.1):
+ * Webhook self-service and rotations (docs/reference/contract.md §5, §5.1):
  * - deliveries end as `cancelled` when their integration is revoked or loses its webhook URL; pending deliveries of
  *   integrations revoked before this migration are cancelled now, so nothing stays pending forever;
  * - the previous API key and webhook secret are kept, each with the end of its overlap, so a rotation loses no request

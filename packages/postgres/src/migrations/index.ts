@@ -7,6 +7,7 @@ import * as m0003 from './0003-list-versions.js';
 import * as m0004 from './0004-appointment-lifecycle.js';
 import * as m0005 from './0005-webhook-self-service.js';
 import * as m0006 from './0006-booking-places-under-lock.js';
+import * as m0007 from './0007-api-versions.js';
 import * as m0008 from './0008-outbox-trace-context.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package carries them. */
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0004-appointment-lifecycle': m0004,
   '0005-webhook-self-service': m0005,
   '0006-booking-places-under-lock': m0006,
+  '0007-api-versions': m0007,
   '0008-outbox-trace-context': m0008,
 };
 

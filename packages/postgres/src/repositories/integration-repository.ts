@@ -5,7 +5,7 @@ import type { IntegrationRow, Executor } from '../schema.js';
 
 /** The columns an `Integration` is made of: the key hash and the secret's ciphertext never leave this file. */
 const COLUMNS = [
-  'id', 'garage_id', 'name', 'sync_appointments', 'sync_catalog', 'sync_stock', 'webhook_url', 'revoked_at',
+  'id', 'garage_id', 'name', 'sync_appointments', 'sync_catalog', 'sync_stock', 'webhook_url', 'api_version', 'revoked_at',
   'last_used_at', 'created_at',
 ] as const;
 
@@ -21,6 +21,7 @@ const toIntegration = (row: Pick<IntegrationRow, (typeof COLUMNS)[number]>): Int
   name: row.name,
   sync: { appointments: row.sync_appointments, catalog: row.sync_catalog, stock: row.sync_stock },
   webhookUrl: row.webhook_url,
+  apiVersion: row.api_version,
   revokedAt: row.revoked_at,
   lastUsedAt: row.last_used_at,
   createdAt: row.created_at,
@@ -57,6 +58,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
           sync_catalog: input.sync.catalog,
           sync_stock: input.sync.stock,
           webhook_url: input.webhookUrl,
+          ...(input.apiVersion === undefined ? {} : { api_version: input.apiVersion }),
           ...secretColumns(input.webhookSecret),
         })
         .returning(COLUMNS)
@@ -89,6 +91,16 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
       return rows.map(toIntegration);
     },
 
+    async countByApiVersion() {
+      const rows = await db
+        .selectFrom('integrations')
+        .select(['api_version', (eb) => eb.fn.countAll<string>().as('count')])
+        .where('revoked_at', 'is', null)
+        .groupBy('api_version')
+        .execute();
+      return Object.fromEntries(rows.map((row) => [row.api_version, Number(row.count)]));
+    },
+
     async revoke(id, at) {
       if (!isUuid(id)) return null;
       // One statement: the revocation and the end of its pending deliveries commit together.
@@ -118,6 +130,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
           ? {}
           : { sync_appointments: changes.sync.appointments, sync_catalog: changes.sync.catalog, sync_stock: changes.sync.stock }),
         ...(webhookUrl === undefined ? {} : { webhook_url: webhookUrl }),
+        ...(changes.apiVersion === undefined ? {} : { api_version: changes.apiVersion }),
       };
       if (webhookUrl === undefined) {
         const row =
@@ -127,7 +140,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
         return row ? toIntegration(row) : null;
       }
       // One statement: a new URL takes the pending deliveries with it (the old endpoint may be gone for good), and no
-      // URL cancels them (CONTRACT.md §5), committed with the change itself.
+      // URL cancels them (docs/reference/contract.md §5), committed with the change itself.
       const row = await db
         .with('moved', (w) =>
           w

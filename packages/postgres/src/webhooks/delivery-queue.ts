@@ -73,6 +73,7 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
           'e.payload',
           'e.created_at as occurred_at',
           'e.trace_parent',
+          'i.api_version',
           'i.webhook_secret_key_id',
           'i.webhook_secret_nonce',
           'i.webhook_secret_ciphertext',
@@ -95,6 +96,7 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
             leaseUntil,
             event: { id: row.event_id, type: asEventType(row.type), occurredAt: row.occurred_at, data: row.payload },
             traceParent: row.trace_parent,
+            apiVersion: row.api_version,
             secret: {
               keyId: row.webhook_secret_key_id,
               nonce: row.webhook_secret_nonce,

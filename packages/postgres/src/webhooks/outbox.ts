@@ -8,7 +8,7 @@ import { activeTraceParent } from './trace-context.js';
 const TOGGLE_COLUMN = { appointments: 'sync_appointments', catalog: 'sync_catalog', stock: 'sync_stock' } as const;
 
 /**
- * The transactional outbox (CONTRACT.md §5). Bound to the caller's transaction, it writes the event and one
+ * The transactional outbox (docs/reference/contract.md §5). Bound to the caller's transaction, it writes the event and one
  * pending delivery per target integration in a single statement, so they commit or roll back with the change that
  * caused them; the delivery worker only ever sees committed events.
  */

@@ -99,7 +99,8 @@ export const makeInMemoryWebhooks = ({
       for (const d of chosen) {
         const event = events.get(d.eventId);
         const secret = await integrations.getWebhookSecret(d.integrationId);
-        if (!event || !secret) throw new Error(`delivery ${d.id} lost its event or its integration`);
+        const integration = await integrations.findById(d.integrationId);
+        if (!event || !secret || !integration) throw new Error(`delivery ${d.id} lost its event or its integration`);
         claimed.push({
           id: d.id,
           integrationId: d.integrationId,
@@ -107,6 +108,7 @@ export const makeInMemoryWebhooks = ({
           attempts: d.attempts,
           leaseUntil,
           event: structuredClone(event),
+          apiVersion: integration.apiVersion,
           secret,
           previousSecret: null,
         });

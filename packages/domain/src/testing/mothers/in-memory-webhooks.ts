@@ -32,6 +32,7 @@ export const fakeIntegrations = () => {
         name: input.name,
         sync: input.sync,
         webhookUrl: input.webhookUrl,
+        apiVersion: input.apiVersion ?? '2026-11-21',
         revokedAt: null,
         lastUsedAt: null,
         createdAt: new Date(),

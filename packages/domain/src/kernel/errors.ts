@@ -1,5 +1,5 @@
 /**
- * Domain errors carry a stable `code` from the contract (CONTRACT.md §2). Transports map the code to their own
+ * Domain errors carry a stable `code` from the contract (docs/reference/contract.md §2). Transports map the code to their own
  * representation (HTTP status, CLI exit); the domain never knows about either.
  */
 export const ERROR_CODES = [

@@ -1,4 +1,4 @@
-/** The lists connectors poll (CONTRACT.md §4.2). */
+/** The lists connectors poll (docs/reference/contract.md §4.2). */
 export type ListName = 'products' | 'stock' | 'vehicles';
 
 /**
