@@ -27,7 +27,7 @@ export const integrationRepositoryContract: Contract = (t, { repos }) => {
       webhookUrl: 'https://shop.example/hooks',
     });
     t.same(Object.keys(created).sort(), [
-      'createdAt', 'garageId', 'id', 'lastUsedAt', 'name', 'revokedAt', 'sync', 'webhookUrl',
+      'apiVersion', 'createdAt', 'garageId', 'id', 'lastUsedAt', 'name', 'revokedAt', 'sync', 'webhookUrl',
     ]);
     t.match(created, {
       garageId: garage.id,
