@@ -46,6 +46,8 @@ export interface AppOverrides {
   idempotencyPurgeIntervalMs?: number;
   /** How long an instance shares a list's probed version (list-cache.ts); tests that write then read at once pass 0. */
   listVersionShareMs?: number;
+  /** How long one readiness probe answers every `/health/ready` (readiness.ts); tests that cut a dependency pass 0. */
+  readinessShareMs?: number;
   /** The supported API versions; tests pass a registry of their own (a deprecated version, say). */
   apiVersions?: VersionRegistry;
 }
@@ -169,7 +171,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(httpConventions);
   await app.register(errorHandler);
   await app.register(wellFormedText);
-  await app.register(readiness);
+  await app.register(readiness, { probeShareMs: overrides.readinessShareMs });
   await app.register(metrics);
   await app.register(healthMetrics);
   await app.register(apiVersions, { registry: versions });
@@ -177,7 +179,11 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(storage, { config });
   await app.register(redis, { config });
 
-  await app.register(useCases, { clock: overrides.clock, keyCacheTtlMs: overrides.keyCacheTtlMs });
+  await app.register(useCases, {
+    clock: overrides.clock,
+    keyCacheTtlMs: overrides.keyCacheTtlMs,
+    webhookAllowedNetworks: config.webhookAllowedNetworks,
+  });
   await app.register(demo, { clock: overrides.clock });
   await app.register(idempotencyPurge, { clock: overrides.clock, intervalMs: overrides.idempotencyPurgeIntervalMs });
   await app.register(inProcessWebhooks, { config });

@@ -12,6 +12,9 @@ t.test('the process stops at start with the message and exit code 1', async (t) 
     [{ PORT: 'eighty' }, 'PORT'],
     [{ ENCRYPTION_KEY: 'c2hvcnQ=' }, 'ENCRYPTION_KEY'],
     [{ DATABASE_URL: 'postgres://127.0.0.1:1/none' }, 'ENCRYPTION_KEY'],
+    // Trusting every proxy hop would let any client choose the address every limit counts.
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ WEBHOOK_ALLOWED_NETWORKS: 'intranet' }, 'WEBHOOK_ALLOWED_NETWORKS'],
   ] as const) {
     const run = spawnSync(process.execPath, [MAIN], {
       env: { PATH: process.env.PATH, ...env },

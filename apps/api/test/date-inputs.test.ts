@@ -57,6 +57,17 @@ t.test('booking startsAt and availability dates: 400, never 500', async (t) => {
     t.equal(res.statusCode, 400, `startsAt=${startsAt}`);
     t.match(res.json(), { code: 'VALIDATION_FAILED', details: [{ path: '/startsAt' }] });
   }
+  // Valid RFC 3339 times at the edges of the years a date column holds: refused by the booking rules, naming the field.
+  for (const startsAt of ['0001-01-01T09:00:00Z', '0001-01-01T00:00:00+01:00', '0001-01-02T09:00:00+14:00', '9999-12-31T23:00:00-12:00']) {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/public/appointments',
+      headers,
+      payload: JSON.stringify({ startsAt, customer: { name: 'Jeanne', email: 'j@example.com' } }),
+    });
+    t.equal(res.statusCode, 400, `startsAt=${startsAt}`);
+    t.match(res.json(), { code: 'VALIDATION_FAILED', details: [{ path: '/startsAt' }] }, `startsAt=${startsAt}: details name the field`);
+  }
   for (const [from, to] of [['0000-01-01', '0000-01-02'], ['2026-02-29', '2026-03-01'], ['2026-01-01', '2026-13-01']]) {
     const res = await app.inject({ method: 'GET', url: `/api/public/appointments/availability?from=${from}&to=${to}`, headers });
     t.equal(res.statusCode, 400, `availability ${from}..${to}`);

@@ -166,3 +166,10 @@ t.test('the image installs every workspace package: each manifest is copied befo
   t.ok(workspace.length >= 8);
   t.same(workspace.filter((p) => !copied.has(p)), [], 'no workspace package is missing from the install layer');
 });
+
+t.test('.dockerignore keeps local data and env files of every package out of the build context', async (t) => {
+  const ignored = (await readFile(fileURLToPath(new URL('../../../.dockerignore', import.meta.url)), 'utf8')).split('\n').map((line) => line.trim());
+  // `**/` matches at any depth, the root included: apps/api/.data and apps/api/.env are as local as the root's.
+  for (const pattern of ['**/.data', '**/.env', '**/.env.*', '**/node_modules']) t.ok(ignored.includes(pattern), pattern);
+  t.notOk(ignored.includes('.data'), 'not only the root .data');
+});

@@ -67,6 +67,10 @@ const NASTY: unknown[] = [
 
 const nasty = fc.constantFrom(...NASTY);
 
+/** JSON nested thousands deep (about 10 KB): whatever walks it must not recurse. */
+const DEEP_ARRAY = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+const DEEP_OBJECT = `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`;
+
 /** Percent-encodes any string, unpaired surrogates included (as their WTF-8 bytes, which are not valid UTF-8). */
 const encodeSegment = (value: string): string =>
   [...value]
@@ -142,7 +146,7 @@ t.test('no request, however malformed, gets a 5xx, an off-contract error body, o
     fc.record({ kind: fc.constant('query' as const), index: fc.nat(), value: nasty }),
     fc.record({ kind: fc.constant('path' as const), index: fc.nat(), value: nasty }),
     fc.record({ kind: fc.constant('body-field' as const), index: fc.nat(), value: nasty }),
-    fc.record({ kind: fc.constant('body' as const), value: fc.constantFrom('{', '{"a":', 'null', '[]', '"x"', '1', '{"__proto__":{"x":1}}', '\u0000') }),
+    fc.record({ kind: fc.constant('body' as const), value: fc.constantFrom('{', '{"a":', 'null', '[]', '"x"', '1', '{"__proto__":{"x":1}}', '\u0000', DEEP_ARRAY, DEEP_OBJECT) }),
     fc.record({ kind: fc.constant('content-type' as const), value: fc.constantFrom('text/plain', 'application/xml', 'application/json; charset=latin1', 'multipart/form-data') }),
     fc.record({ kind: fc.constant('unknown-query' as const), value: nasty }),
     fc.record({ kind: fc.constant('repeated-query' as const), index: fc.nat() }),

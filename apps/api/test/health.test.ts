@@ -57,6 +57,24 @@ t.test('health', async (t) => {
   });
 });
 
+t.test('concurrent readiness requests share one probe of the dependencies', async (t) => {
+  // A share longer than the test, so that no timing decides the count.
+  const { app } = await build(t, { readinessShareMs: 60_000 });
+  // Counted where the readiness plugin calls it, from the first probe (the one made when the app gets ready).
+  let probes = 0;
+  app.readiness.add('postgres', async () => {
+    probes += 1;
+  });
+  await app.ready();
+  t.equal(probes, 1, 'the first report');
+  const answers = await Promise.all(Array.from({ length: 50 }, () => app.inject({ method: 'GET', url: '/health/ready' })));
+  t.ok(answers.every((res) => res.statusCode === 200 && res.json().checks.postgres === 'up'));
+  t.equal(probes, 1, 'fifty requests, no further probe');
+  app.readiness.drain();
+  t.equal((await app.inject({ method: 'GET', url: '/health/ready' })).statusCode, 503, 'draining shows at once, shared probe or not');
+  t.equal(probes, 1);
+});
+
 t.test('when Postgres goes away: 503 UNAVAILABLE quickly, then recovery', async (t) => {
   const target = new URL(testDatabaseUrl());
   const proxy = await startProxy(target);

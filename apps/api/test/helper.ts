@@ -35,6 +35,8 @@ export interface BuildOptions {
   idempotencyPurgeIntervalMs?: number;
   /** The list cache's shared version window; 0 by default here, so that a write is seen by the very next read. */
   listVersionShareMs?: number;
+  /** Readiness probes are shared for a second in production; tests that cut a dependency see it at once (0, the default here). */
+  readinessShareMs?: number;
   /** Point the app at another server (e.g. a proxy in front of Postgres) for the same database. */
   databaseUrl?: (url: string) => string;
   env?: Record<string, string>;
@@ -75,6 +77,10 @@ export const checkResponsesAgainstDocument = (app: App): void => {
   });
 };
 
+/** `WEBHOOK_ALLOWED_NETWORKS` for tests whose webhook receivers listen on loopback, which is refused by default. */
+export const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128';
+export const LOOPBACK_WEBHOOKS = { WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS };
+
 export const build = async (t: Test, options: BuildOptions = {}): Promise<Built> => {
   const db = await createTestDatabase('api');
   const config = loadConfig({
@@ -89,6 +95,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     keyCacheTtlMs: options.keyCacheTtlMs,
     idempotencyPurgeIntervalMs: options.idempotencyPurgeIntervalMs,
     listVersionShareMs: options.listVersionShareMs ?? 0,
+    readinessShareMs: options.readinessShareMs ?? 0,
     apiVersions: options.apiVersions,
   });
   t.teardown(async () => {

@@ -114,15 +114,34 @@ const scenarios = async (t: Test, world: World) => {
     await expect400(t, 'accept token', post('/api/public/quotes/ab%00cd/accept', {}), '/token');
     await expect400(t, 'lead query', post('/api/public/fleet/lead?x=%00', { vehicleId, name: 'J', email: 'j@example.com', consent: true }), '/x');
     await expect400(t, 'vehicle id', get('/api/public/fleet/%00?garageSlug=demo', {}), '/vehicleId');
-    // A surrogate cannot travel in a URL: its percent-encoded UTF-8 bytes are invalid. A path refuses them; the query
-    // parser keeps such a value as the literal text it is (well-formed, so harmless): never a 5xx either way.
+    // A surrogate travels in a URL as its percent-encoded WTF-8 bytes, which are not UTF-8: refused as in a body.
     const path = await app.inject(get('/api/public/quotes/%ED%A0%80', {}));
     t.equal(path.statusCode, 400, 'invalid UTF-8 in a path segment');
     t.equal(path.json().code, 'VALIDATION_FAILED');
-    for (const url of ['/api/public/products?sku=%ED%A0%80', '/api/public/fleet?make=%ED%B0%80']) {
-      const res = await app.inject(get(url));
-      t.ok(res.statusCode < 500, `${url}: ${res.statusCode}`);
+    await expect400(t, 'products sku, a lone high surrogate', get('/api/public/products?sku=%ED%A0%80'), '/sku');
+    await expect400(t, 'stock sku, a lone low surrogate', get('/api/public/stock?limit=5&sku=x%ED%B0%80'), '/sku');
+    await expect400(t, 'fleet make, public', get('/api/public/fleet?garageSlug=demo&make=%ED%B0%80', {}), '/make');
+    await expect400(t, 'fleet make with a key', get('/api/public/fleet?make=Pe%ED%A0%80ugeot'), '/make');
+    await expect400(t, 'a parameter name', get('/api/public/products?%ED%A0%80=1'), '/%ED%A0%80');
+    const accented = await app.inject(get('/api/public/fleet?make=Citro%C3%ABn'));
+    t.equal(accented.statusCode, 200, 'percent-encoded UTF-8 still passes');
+  });
+
+  await t.test('JSON nested thousands deep: 400, not a stack overflow', async (t) => {
+    for (const [what, payload] of [
+      ['arrays', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+      ['objects in a field', `{"vehicleId":"${vehicleId}","name":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`],
+    ] as const) {
+      const res = await app.inject({ ...post('/api/public/fleet/lead', null), payload });
+      t.equal(res.statusCode, 400, what);
+      t.equal(res.json().code, 'VALIDATION_FAILED', what);
+      t.match(res.json().details, [{ message: /deeper than 32 levels/ }], what);
     }
+  });
+
+  await t.test('a start in year 0001: 400 naming /startsAt, the database never asked about year 0', async (t) => {
+    await expect400(t, 'startsAt 0001-01-01', post('/api/public/appointments', booking({ startsAt: '0001-01-01T09:00:00Z' }), key), '/startsAt');
+    await expect400(t, 'startsAt 0001-01-01 east of UTC', post('/api/public/appointments', booking({ startsAt: '0001-01-01T00:00:00+01:00' }), key), '/startsAt');
   });
 
   await t.test('well-formed text outside the BMP and ordinary accents still pass', async (t) => {

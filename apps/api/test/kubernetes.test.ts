@@ -79,13 +79,14 @@ const checkPodSecurity = (t: Test, name: string, template: IPodTemplateSpec | un
 };
 
 /** Secrets by reference only: required ones to garage-secrets, optional ones marked optional. */
-const checkSecretReferences = (t: Test, name: string, container: IContainer, configMaps: IConfigMap[]) => {
+/** `keys`: a variable read from another key of the Secret (the migration Job's DATABASE_URL, its schema owner's). */
+const checkSecretReferences = (t: Test, name: string, container: IContainer, configMaps: IConfigMap[], keys: Record<string, string> = {}) => {
   for (const variable of SECRET_VARIABLES) {
     const entry = container.env?.find((e) => e.name === variable);
     if (!entry) continue;
     t.equal(entry.value, undefined, `${name}: ${variable} is not written in the manifest`);
     t.equal(entry.valueFrom?.secretKeyRef?.name, 'garage-secrets', `${name}: ${variable} from the Secret garage-secrets`);
-    t.equal(entry.valueFrom?.secretKeyRef?.key, variable, `${name}: ${variable} under its own name`);
+    t.equal(entry.valueFrom?.secretKeyRef?.key, keys[variable] ?? variable, `${name}: ${variable} under ${keys[variable] ?? 'its own name'}`);
     t.equal(Boolean(entry.valueFrom?.secretKeyRef?.optional), !REQUIRED_SECRETS.includes(variable), `${name}: ${variable} optional or not`);
   }
   for (const variable of REQUIRED_SECRETS) t.ok(container.env?.some((e) => e.name === variable), `${name}: ${variable} is set`);
@@ -209,6 +210,29 @@ const checkRender = (t: Test, objects: KubernetesObject[]) => {
     }
   });
 
+  t.test('NetworkPolicy: api and worker reach only DNS, Postgres, Redis and public addresses', async (t) => {
+    const egress = byKind<INetworkPolicy>(objects, 'NetworkPolicy').filter((p) => p.spec?.policyTypes?.includes('Egress'));
+    t.equal(egress.length, 1, 'one egress policy');
+    const [policy] = egress;
+    const selector = policy?.spec?.podSelector;
+    const covers = (labels: Record<string, string> | undefined) =>
+      selects(selector?.matchLabels, labels) &&
+      (selector?.matchExpressions ?? []).every((e) => e.operator === 'In' && (e.values ?? []).includes(labels?.[e.key] ?? ''));
+    t.ok(covers(apiLabels), 'of the api pods');
+    t.ok(covers(worker.spec?.template.metadata?.labels), 'of the worker pods');
+    const rules = policy?.spec?.egress ?? [];
+    const portsOf = (rule: (typeof rules)[number]) => (rule.ports ?? []).map((p) => `${p.protocol}/${p.port}`).sort();
+    t.ok(rules.some((r) => !r.to && portsOf(r).join() === 'TCP/53,UDP/53'), 'DNS');
+    t.ok(rules.some((r) => portsOf(r).join() === 'TCP/5432,TCP/6379'), 'Postgres and Redis');
+    const open = rules.filter((r) => (r.ports ?? []).length === 0);
+    t.equal(open.length, 1, 'one rule on every port: the public internet');
+    const blocks = (open[0]?.to ?? []).map((peer) => peer.ipBlock);
+    t.ok(blocks.length > 0 && blocks.every(Boolean), 'by address blocks only');
+    const v4 = blocks.find((b) => b?.cidr === '0.0.0.0/0');
+    for (const inside of ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10']) t.ok(v4?.except?.includes(inside), `not ${inside}`);
+    for (const block of blocks) t.ok(block?.cidr === '0.0.0.0/0' || block?.except?.includes('fe80::/10'), `${block?.cidr}: no link-local`);
+  });
+
   t.test('worker: its command, probes, security and secrets', async (t) => {
     t.same(workerContainer.command, ['node', 'worker/dist/main.js']);
     checkProbes(t, 'worker', workerContainer);
@@ -221,7 +245,8 @@ const checkRender = (t: Test, objects: KubernetesObject[]) => {
     t.equal(podSpec(migrate.spec?.template).restartPolicy, 'Never');
     t.ok(migrate.spec?.backoffLimit !== undefined && migrate.spec.activeDeadlineSeconds, 'bounded retries and time');
     checkPodSecurity(t, 'migrate', migrate.spec?.template);
-    checkSecretReferences(t, 'migrate', migrateContainer, configMaps);
+    // The schema owner's credentials; the api and the worker get a role that cannot change the schema.
+    checkSecretReferences(t, 'migrate', migrateContainer, configMaps, { DATABASE_URL: 'MIGRATION_DATABASE_URL' });
     const images = new Set([apiContainer, workerContainer, migrateContainer].map((c) => c.image));
     t.equal(images.size, 1, 'api, worker and migrations run one release');
   });

@@ -261,6 +261,19 @@ t.test('leads and quotes over HTTP (in-memory rate limits)', async (t) => {
     t.equal((await decide(ip, token, 'refuse')).statusCode, 429);
   });
 
+  t.test('IPv6 clients are counted per /64: rotating addresses inside one allocation gains nothing', async (t) => {
+    const body = { vehicleId, name: 'Rotating', email: 'rotating@example.com', consent: true };
+    const answers = [];
+    for (let i = 1; i <= 6; i++) answers.push((await lead(`2001:db8:5:7:${i.toString(16)}::${i}`, body)).statusCode);
+    t.same(answers, [201, 201, 201, 201, 201, 429], 'six addresses of one /64 share the five leads a minute');
+    t.equal((await lead('2001:db8:5:8::1', body)).statusCode, 201, 'the next /64 is another client');
+    const token = await createQuote(built, garage);
+    const decisions = [];
+    for (let i = 1; i <= 6; i++) decisions.push((await decide(`2001:db8:6:1::${i}`, `unknown-${i}`, 'accept')).statusCode);
+    t.same(decisions, [404, 404, 404, 404, 404, 429], 'the quote limits too');
+    t.equal((await decide('2001:db8:6:1:ffff::9', token, 'accept')).statusCode, 429);
+  });
+
   t.test('Idempotency-Key: a retried lead, accept or refuse replays its first answer', async (t) => {
     const ip = freshIp();
     const body = { vehicleId, name: 'Idem Potent', email: 'idem@example.com', consent: true };
@@ -272,6 +285,11 @@ t.test('leads and quotes over HTTP (in-memory rate limits)', async (t) => {
     t.notOk(first.headers['idempotent-replayed']);
     const stored = await db.handle.db.selectFrom('leads').select('id').where('name', '=', 'Idem Potent').execute();
     t.equal(stored.length, 1, 'one lead for two requests');
+    // Keys are scoped by vehicle: another website (or garage) that happens to pick the same key is not refused.
+    const elsewhere = await lead(freshIp(), { ...body, vehicleId: garage.vehicleIds['V-3'] }, { 'idempotency-key': 'lead-1' });
+    t.equal(elsewhere.statusCode, 201, 'the same key about another vehicle is another request');
+    t.notOk(elsewhere.headers['idempotent-replayed']);
+    t.equal((await db.handle.db.selectFrom('leads').select('id').where('name', '=', 'Idem Potent').execute()).length, 2);
 
     for (const decision of ['accept', 'refuse'] as const) {
       const token = await createQuote(built, garage);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import type { App } from '../src/index.js';
 import { startMetricsServer, type MetricsServer } from '@garage/observability';
-import { build, seedGarage } from './helper.js';
+import { build, LOOPBACK_WEBHOOKS, seedGarage } from './helper.js';
 
 interface Sample {
   name: string;
@@ -65,7 +65,7 @@ const receiver = async (t: Test, statuses: number[]) => {
 
 t.test('GET /metrics', async (t) => {
   // One instance for every check below, as a scraper sees it; retries are quick so that a retried webhook shows.
-  const { app, admin } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '100ms' } });
+  const { app, admin } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '100ms', ...LOOPBACK_WEBHOOKS } });
   const garage = await seedGarage(admin);
 
   t.test('requests by route pattern and status, never by URL', async (t) => {

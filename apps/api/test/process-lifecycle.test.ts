@@ -53,6 +53,8 @@ t.test('a running instance', async (t) => {
       t.same(Object.keys(res.json()).sort(), ['code', 'error'], `${what}: the contract's body`);
       t.equal(res.json().code, 'UNAVAILABLE');
     }
+    // One probe answers readiness for a second: the outage shows at the latest one probe later.
+    t.ok(await eventually(async () => (await http(`${base}/health/ready`, { timeoutMs: FEW_SECONDS })).status === 503), 'readiness');
     const ready = await http(`${base}/health/ready`, { timeoutMs: FEW_SECONDS });
     t.equal(ready.status, 503, 'readiness');
     t.same(ready.json(), { status: 'unavailable', checks: { postgres: 'down', redis: 'absent', draining: false } });

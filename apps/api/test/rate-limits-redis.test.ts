@@ -38,7 +38,8 @@ t.test('two API processes sharing one Redis', async (t) => {
     DATABASE_URL: db.url,
     ENCRYPTION_KEY,
     REDIS_URL: sharedRedisUrl,
-    TRUST_PROXY: 'true',
+    // The test is the proxy: X-Forwarded-For is trusted from loopback only.
+    TRUST_PROXY: '127.0.0.1,::1',
     LOG_LEVEL: 'info',
     MIGRATE_ON_START: 'false',
     DELIVER_WEBHOOKS: 'false',

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { makeUnitOfWork } from '@garage/postgres';
 import { Webhook } from 'standardwebhooks';
 import t, { type Test } from 'tap';
-import { build } from './helper.js';
+import { build, LOOPBACK_WEBHOOKS } from './helper.js';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -35,7 +35,7 @@ const waitFor = async (condition: () => boolean, timeoutMs = 15_000) => {
 
 t.test('the API process delivers webhooks itself by default, signed and retried with the same webhook-id', async (t) => {
   const hook = await receiver(t, [500]);
-  const { app, admin, db } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '100ms' } });
+  const { app, admin, db } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '100ms', ...LOOPBACK_WEBHOOKS } });
   await admin.createGarage({ slug: 'hooked', name: 'Hooked' });
   const created = await admin.createIntegration({ garageSlug: 'hooked', name: 'shop', sync: [], webhookUrl: hook.url });
   await app.ready();
@@ -52,7 +52,7 @@ t.test('the API process delivers webhooks itself by default, signed and retried 
 
 t.test('with DELIVER_WEBHOOKS=false the API leaves delivery to dedicated workers', async (t) => {
   const hook = await receiver(t);
-  const { app, admin, db } = await build(t, { env: { DELIVER_WEBHOOKS: 'false' } });
+  const { app, admin, db } = await build(t, { env: { DELIVER_WEBHOOKS: 'false', ...LOOPBACK_WEBHOOKS } });
   await admin.createGarage({ slug: 'quiet', name: 'Quiet' });
   const created = await admin.createIntegration({ garageSlug: 'quiet', name: 'shop', sync: [], webhookUrl: hook.url });
   await app.ready();

@@ -2,7 +2,7 @@ import { makeUnitOfWork } from '@garage/postgres';
 import { startReceiver } from '@garage/webhook-delivery/testing';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
-import { build, RFC3339, UUID } from './helper.js';
+import { build, LOOPBACK_WEBHOOKS, RFC3339, UUID } from './helper.js';
 
 const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
   const until = Date.now() + timeoutMs;
@@ -16,7 +16,7 @@ t.test('webhook self-service', async (t) => {
     response.writeHead(request.path.startsWith('/down') ? 503 : 204).end();
   });
   t.teardown(receiver.close);
-  const { app, admin, db } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '1h' } });
+  const { app, admin, db } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '1h', ...LOOPBACK_WEBHOOKS } });
   await admin.createGarage({ slug: 'hooks', name: 'Hooks' });
   // No toggle at all: self-service works whatever the integration syncs.
   const shop = await admin.createIntegration({ garageSlug: 'hooks', name: 'shop', sync: [], webhookUrl: `${receiver.url}/ok` });
@@ -54,7 +54,7 @@ t.test('webhook self-service', async (t) => {
     await gone.close();
     const closed = await admin.createIntegration({ garageSlug: 'hooks', name: 'closed', sync: [], webhookUrl: `${gone.url}/none` });
     const unreachable = (await call('POST', '/webhooks/test', closed.apiKey)).json().data;
-    t.match(unreachable, { delivered: false, responseStatus: null, error: /ECONNREFUSED|refused/ });
+    t.match(unreachable, { delivered: false, responseStatus: null, error: 'connection refused' }, 'in coarse words, no address');
     t.equal((await call('POST', '/webhooks/test', 'f'.repeat(32))).statusCode, 401);
   });
 
@@ -146,4 +146,40 @@ t.test('webhook self-service', async (t) => {
       .execute();
     t.ok(statuses.every((d) => d.status === 'cancelled'), 'nothing stays pending');
   });
+
+  t.test('at most 30 retries a minute per integration, then 429 with Retry-After', async (t) => {
+    await admin.createGarage({ slug: 'retries', name: 'Retries' });
+    const retrying = await admin.createIntegration({ garageSlug: 'retries', name: 'retrying', sync: [], webhookUrl: `${receiver.url}/ok` });
+    const other = await admin.createIntegration({ garageSlug: 'retries', name: 'other', sync: [], webhookUrl: `${receiver.url}/ok` });
+    await makeUnitOfWork(db.handle.db).run((tx) => tx.outbox.enqueue({ garageId: retrying.integration.garageId, type: 'lead.created', data: { id: 'lead-r' } }));
+    t.ok(await waitFor(async () => (await call('GET', '/webhooks/deliveries', retrying.apiKey)).json().data.length === 1));
+    const [delivery] = (await call('GET', '/webhooks/deliveries', retrying.apiKey)).json().data;
+    const retry = (apiKey: string, id: string) => call('POST', `/webhooks/deliveries/${id}/retry`, apiKey);
+    for (let i = 0; i < 30; i++) t.equal((await retry(retrying.apiKey, delivery.id)).statusCode, 202, `retry ${i + 1}`);
+    const refused = await retry(retrying.apiKey, delivery.id);
+    t.equal(refused.statusCode, 429);
+    t.equal(refused.json().code, 'RATE_LIMITED');
+    t.ok(Number(refused.headers['retry-after']) > 0);
+    const [otherDelivery] = (await call('GET', '/webhooks/deliveries', other.apiKey)).json().data;
+    t.equal((await retry(other.apiKey, otherDelivery.id)).statusCode, 202, 'another integration is not limited by it');
+  });
+});
+
+t.test('without WEBHOOK_ALLOWED_NETWORKS a loopback receiver is refused: no connection, a coarse error', async (t) => {
+  const receiver = await startReceiver();
+  t.teardown(receiver.close);
+  const { app, admin, db } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '1h' } });
+  await admin.createGarage({ slug: 'inside', name: 'Inside' });
+  // The test's operator may configure loopback URLs (see admin.ts); this API process allows no internal destination.
+  const inside = await admin.createIntegration({ garageSlug: 'inside', name: 'inside', sync: [], webhookUrl: `${receiver.url}/hook` });
+  await app.ready();
+  const res = await app.inject({ method: 'POST', url: '/api/public/webhooks/test', headers: { 'x-api-key': inside.apiKey } });
+  t.equal(res.statusCode, 200);
+  t.match(res.json().data, { delivered: false, responseStatus: null, error: 'destination not allowed' });
+  t.notMatch(res.body, /127\.0\.0\.1|ECONN/, 'no address, no raw library message');
+  await makeUnitOfWork(db.handle.db).run((tx) => tx.outbox.enqueue({ garageId: inside.integration.garageId, type: 'lead.created', data: { id: 'lead-x' } }));
+  const attempts = () => db.handle.db.selectFrom('webhook_attempts').select(['error', 'status_code']).execute();
+  t.ok(await waitFor(async () => (await attempts()).length === 1), 'the delivery was attempted');
+  t.same(await attempts(), [{ error: 'destination not allowed', status_code: null }], 'a delivery to a refused address fails with that error');
+  t.equal(receiver.received.length, 0, 'the receiver saw nothing');
 });

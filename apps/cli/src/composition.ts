@@ -1,6 +1,6 @@
-import { makeReencryptWebhookSecrets, makeSecretBox } from '@garage/domain';
+import { makeDestinationPolicy, makeReencryptWebhookSecrets, makeSecretBox } from '@garage/domain';
 import { makeWebhookSecretStore, migrateToLatest, toDomainError } from '@garage/postgres';
-import { loadCliConfig, type Environment } from '@garage/config';
+import { loadCliConfig, type CliConfig, type Environment } from '@garage/config';
 import { CliError } from './errors.js';
 import { makeAdminUseCases, openStorage, type AdminUseCases, type Storage } from '@garage/composition';
 
@@ -9,10 +9,18 @@ import { makeAdminUseCases, openStorage, type AdminUseCases, type Storage } from
 /** The process environment: DATABASE_URL, PGLITE_DIR, ENCRYPTION_KEY, ENCRYPTION_KEY_PREVIOUS (see `loadCliConfig`). */
 export type CliEnvironment = Environment;
 
-const open = async (env: CliEnvironment, warn: (text: string) => void): Promise<Storage> => {
+const configOf = (env: CliEnvironment): CliConfig => {
   try {
-    // The same variables as the API, so that `pnpm cli` and `pnpm start` see the same database.
-    const config = loadCliConfig(env);
+    return loadCliConfig(env);
+  } catch (err) {
+    throw new CliError(`cannot open the database: ${(err as Error).message}`);
+  }
+};
+
+const open = async (env: CliEnvironment, warn: (text: string) => void): Promise<Storage> => {
+  // The same variables as the API, so that `pnpm cli` and `pnpm start` see the same database.
+  const config = configOf(env);
+  try {
     return await openStorage({
       databaseUrl: config.databaseUrl ?? undefined,
       pgliteDir: config.pgliteDir,
@@ -47,7 +55,9 @@ export const withAdmin = <T>(env: CliEnvironment, warn: (text: string) => void, 
   withStorage(env, warn, async (storage) => {
     // Migrating first spares operators a separate step after an upgrade; it is a no-op when up to date.
     await migrateToLatest(storage.handle.db);
-    return work(makeAdminUseCases(storage.handle.db, storage.encryptionKeys));
+    // A webhook URL naming an address refused for deliveries is refused as it is configured, not at the first event.
+    const destinations = makeDestinationPolicy(configOf(env).webhookAllowedNetworks);
+    return work(makeAdminUseCases(storage.handle.db, storage.encryptionKeys, undefined, destinations));
   });
 
 /**

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { cliFails, cliJson, UUID } from './helpers/cli.js';
+import { cliFails, cliJson, UUID, LOOPBACK_WEBHOOKS } from './helpers/cli.js';
 import { cliDatabase } from './helpers/database.js';
 
 /** `appointment list` and `appointment set-status` (docs/reference/contract.md §4.6, §6 Admin CLI). */
@@ -7,7 +7,7 @@ const { env, query } = await cliDatabase(t);
 
 t.test('appointment commands', async (t) => {
   const garage = await cliJson(t, ['garage', 'create', '--slug', 'north', '--name', 'Garage Nord'], env);
-  const integration = await cliJson(t, ['integration', 'create', '--garage', 'north', '--name', 'Shop', '--sync', 'appointments', '--webhook-url', 'http://127.0.0.1:9/hooks'], env);
+  const integration = await cliJson(t, ['integration', 'create', '--garage', 'north', '--name', 'Shop', '--sync', 'appointments', '--webhook-url', 'http://127.0.0.1:9/hooks'], { ...env, ...LOOPBACK_WEBHOOKS });
   const book = async (startsAt: string, ref: string) => {
     const [row] = await query<{ id: string }>(
       `insert into appointments (garage_id, integration_id, starts_at, ends_at, duration_minutes, customer_name, customer_email, external_ref)

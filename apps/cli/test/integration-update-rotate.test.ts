@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import t from 'tap';
-import { cliFails, cliJson, runCli } from './helpers/cli.js';
+import { cliFails, cliJson, LOOPBACK_WEBHOOKS, runCli } from './helpers/cli.js';
 import { cliDatabase } from './helpers/database.js';
 
 const { env, query } = await cliDatabase(t);
@@ -15,6 +15,31 @@ const pendingDelivery = async (integrationId: string, url: string) => {
 };
 const deliveries = (integrationId: string) =>
   query<{ url: string; status: string }>('select url, status from webhook_deliveries where integration_id = $1', [integrationId]);
+
+t.test('a webhook URL naming an internal address or carrying credentials is refused as it is configured', async (t) => {
+  await cliJson(t, ['garage', 'create', '--slug', 'inside', '--name', 'Inside'], env);
+  const refusedUrls = [
+    'http://127.0.0.1:9/hooks',
+    'http://[::1]:9/hooks',
+    'http://10.1.2.3/hooks',
+    'http://192.168.1.10/hooks',
+    'http://169.254.169.254/latest/meta-data/',
+    'https://user:secret@shop.example/hooks',
+  ];
+  await Promise.all(
+    refusedUrls.map((url) =>
+      cliFails(t, ['integration', 'create', '--garage', 'inside', '--name', 'Inside', '--webhook-url', url, '--json'], env, 1, [/VALIDATION_FAILED/, /webhookUrl/]),
+    ),
+  );
+  const allowed = { ...env, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,169.254.0.0/16' };
+  const local = await cliJson(t, ['integration', 'create', '--garage', 'inside', '--name', 'Local', '--webhook-url', 'http://127.0.0.1:9/hooks'], allowed);
+  t.same(await query('select webhook_url from integrations where id = $1', [local.id]), [{ webhook_url: 'http://127.0.0.1:9/hooks' }], 'allowed by WEBHOOK_ALLOWED_NETWORKS');
+  // One after the other: each run is a process of its own.
+  await cliFails(t, ['integration', 'update', local.id, '--webhook-url', 'http://169.254.169.254/', '--json'], allowed, 1, [/webhookUrl/]);
+  await cliFails(t, ['integration', 'update', local.id, '--webhook-url', 'http://10.0.0.1/hooks', '--json'], { ...env, ...LOOPBACK_WEBHOOKS }, 1, [/webhookUrl/]);
+  t.same(await query('select webhook_url from integrations where id = $1', [local.id]), [{ webhook_url: 'http://127.0.0.1:9/hooks' }], 'nothing changed');
+  t.equal((await query("select count(*)::int as n from integrations where name = 'Inside'"))[0]?.n, 0, 'nothing created');
+});
 
 t.test('integration update changes what it is given and prints {id, name, sync, webhookUrl, apiVersion}', async (t) => {
   await cliJson(t, ['garage', 'create', '--slug', 'upd', '--name', 'Update'], env);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { makeSecretBox, type EncryptedSecret } from '@garage/domain';
 import { parseEncryptionKey } from '@garage/domain';
-import { cliFails, cliJson, runCli } from './helpers/cli.js';
+import { cliFails, cliJson, runCli, LOOPBACK_WEBHOOKS } from './helpers/cli.js';
 import { cliDatabase } from './helpers/database.js';
 
 const { env, query } = await cliDatabase(t);
@@ -26,7 +26,7 @@ const asSecret = (row: SecretRow): EncryptedSecret => ({ keyId: row.key_id, nonc
 t.test('rotating ENCRYPTION_KEY: secrets are re-encrypted under the new key and stay the same secrets', async (t) => {
   await cliJson(t, ['garage', 'create', '--slug', 'rot', '--name', 'Rotation'], env);
   const created = new Map<string, string>();
-  const made = await cliJson(t, ['integration', 'create', '--garage', 'rot', '--name', 'shop', '--webhook-url', 'http://127.0.0.1:9/hook'], env);
+  const made = await cliJson(t, ['integration', 'create', '--garage', 'rot', '--name', 'shop', '--webhook-url', 'http://127.0.0.1:9/hook'], { ...env, ...LOOPBACK_WEBHOOKS });
   created.set(made.id, made.webhookSecret);
   const before = await storedSecrets();
 
@@ -46,7 +46,7 @@ t.test('rotating ENCRYPTION_KEY: secrets are re-encrypted under the new key and 
   const onlyNew = makeSecretBox([parseEncryptionKey(newKey, 'new key')]);
   const after = await storedSecrets();
   t.equal(after.length, 2);
-  for (const row of after) t.equal(onlyNew.decrypt(asSecret(row)), created.get(row.id), 'the same secret, readable with the new key alone');
+  for (const row of after) t.equal(onlyNew.decrypt(asSecret(row), row.id), created.get(row.id), 'the same secret, readable with the new key alone');
 });
 
 t.test('a malformed former key stops the command without echoing it', async (t) => {

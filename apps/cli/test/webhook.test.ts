@@ -1,12 +1,12 @@
 import t from 'tap';
-import { cliFails, cliJson, UUID } from './helpers/cli.js';
+import { cliFails, cliJson, UUID, LOOPBACK_WEBHOOKS } from './helpers/cli.js';
 import { cliDatabase } from './helpers/database.js';
 
 const { env, query } = await cliDatabase(t);
 
 t.test('webhook deliveries lists an integration\'s deliveries and webhook replay queues an event again', async (t) => {
   await cliJson(t, ['garage', 'create', '--slug', 'hooks', '--name', 'Hooks'], env);
-  const integration = await cliJson(t, ['integration', 'create', '--garage', 'hooks', '--name', 'shop', '--webhook-url', 'http://127.0.0.1:9/hooks'], env);
+  const integration = await cliJson(t, ['integration', 'create', '--garage', 'hooks', '--name', 'shop', '--webhook-url', 'http://127.0.0.1:9/hooks'], { ...env, ...LOOPBACK_WEBHOOKS });
   t.same(await cliJson(t, ['webhook', 'deliveries', '--integration', integration.id], env), [], 'nothing delivered yet');
 
   // An event as the outbox writes it: the event row and one delivery for the integration, with one failed attempt.

@@ -29,6 +29,7 @@ const loop = makeWebhookDelivery({
   listen: database.listen,
   encryptionKeys: config.encryptionKeys,
   schedule: config.schedule,
+  allowedNetworks: config.allowedNetworks,
   logger,
   onDelivery: webhookMetrics.record,
 }).start();

@@ -27,6 +27,8 @@ const startWorker = (env: Record<string, string> = {}): ChildProcess & { output:
       DATABASE_URL: database.url,
       ENCRYPTION_KEY: encryption.env,
       WEBHOOK_RETRY_SCHEDULE: '100ms,100ms',
+      // The test's receiver listens on loopback, which webhooks reach only where allowed.
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
       LOG_LEVEL: 'info',
       PORT: '0',
       METRICS_PORT: '0',

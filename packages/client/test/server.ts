@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { parseEncryptionKey } from '@garage/domain';
+import { makeDestinationPolicy, parseEncryptionKey } from '@garage/domain';
 import { makeAdminUseCases } from '@garage/composition';
 import { startReceiver } from '@garage/webhook-delivery/testing';
 import { createTestDatabase } from '@garage/postgres/testing';
@@ -21,7 +21,9 @@ export const startSeededApi = async (t: Test) => {
     await database.drop();
   });
   const encryptionKey = randomBytes(32).toString('base64');
-  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
+  // The receiver is on loopback, which webhooks reach only where the operator allows it (as the API's env does below).
+  const loopback = ['127.0.0.0/8', '::1/128'];
+  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], undefined, makeDestinationPolicy(loopback));
   await admin.createGarage({ slug: 'client', name: 'Garage Client', horizonDays: 60, minNoticeMinutes: 0 });
   const integration = await admin.createIntegration({
     garageSlug: 'client',
@@ -58,6 +60,7 @@ export const startSeededApi = async (t: Test) => {
         DATABASE_URL: database.url,
         ENCRYPTION_KEY: encryptionKey,
         WEBHOOK_RETRY_SCHEDULE: '1h',
+        WEBHOOK_ALLOWED_NETWORKS: loopback.join(','),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

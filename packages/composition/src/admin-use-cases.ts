@@ -4,6 +4,7 @@ import {
   makeCreateGarage,
   makeCreateIntegration,
   makeCreateQuote,
+  makeDestinationPolicy,
   makeImportProducts,
   makeImportStock,
   makeImportVehicles,
@@ -19,6 +20,7 @@ import {
   makeUpdateIntegration,
   makeSecretBox,
   systemClock,
+  type DestinationPolicy,
   type EncryptionKey,
 } from '@garage/domain';
 import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, type Db } from '@garage/postgres';
@@ -26,15 +28,22 @@ import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, type Db } from '@g
 /**
  * The operator's use cases over one database, wired once: the CLI, the API's embedded demo seeding and the tests all
  * take them from here. `encryptionKeys` are the active key first, then former ones (see `openStorage`).
+ * `destinations` judges configured webhook URLs (`WEBHOOK_ALLOWED_NETWORKS`); by default only public addresses are
+ * accepted.
  */
-export const makeAdminUseCases = (db: Db, encryptionKeys: EncryptionKey[], clock: Clock = systemClock) => {
+export const makeAdminUseCases = (
+  db: Db,
+  encryptionKeys: EncryptionKey[],
+  clock: Clock = systemClock,
+  destinations: DestinationPolicy = makeDestinationPolicy(),
+) => {
   const repos = makeRepositories(db);
   const uow = makeUnitOfWork(db);
   const secretBox = makeSecretBox(encryptionKeys);
   const deliveries = makeDeliveryQueue(db);
   const { garages, integrations } = repos;
   const createGarage = makeCreateGarage({ garages });
-  const createIntegration = makeCreateIntegration({ garages, integrations, secretBox });
+  const createIntegration = makeCreateIntegration({ garages, integrations, secretBox, destinations });
   const importProducts = makeImportProducts({ garages, uow });
   const importStock = makeImportStock({ garages, uow });
   const importVehicles = makeImportVehicles({ garages, uow });
@@ -47,7 +56,7 @@ export const makeAdminUseCases = (db: Db, encryptionKeys: EncryptionKey[], clock
     revokeIntegration: makeRevokeIntegration({ integrations, clock }),
     rotateKey: makeRotateKey({ integrations, clock }),
     rotateWebhookSecret: makeRotateWebhookSecret({ integrations, secretBox, clock }),
-    updateIntegration: makeUpdateIntegration({ integrations }),
+    updateIntegration: makeUpdateIntegration({ integrations, destinations }),
     /** `versions`: how many live integrations each API version still serves. */
     countIntegrationsByApiVersion: () => integrations.countByApiVersion(),
     importProducts,

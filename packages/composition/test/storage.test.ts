@@ -71,9 +71,9 @@ t.test('a key that is not base64 of exactly 32 bytes is refused with the setting
 t.test('rotation: secrets written under the old key stay readable once the new key is active', async (t) => {
   const old = parseEncryptionKey(newKey(), 'old');
   const current = parseEncryptionKey(newKey(), 'new');
-  const sealed = makeSecretBox([old]).encrypt('whsec_abc');
-  t.equal(makeSecretBox([current, old]).decrypt(sealed), 'whsec_abc');
-  t.equal(makeSecretBox([current, old]).encrypt('x').keyId, current.id);
+  const sealed = makeSecretBox([old]).encrypt('whsec_abc', 'i1');
+  t.equal(makeSecretBox([current, old]).decrypt(sealed, 'i1'), 'whsec_abc');
+  t.equal(makeSecretBox([current, old]).encrypt('x', 'i1').keyId, current.id);
 });
 
 t.test('subkeys are 32 bytes, stable per purpose, and independent of each other and of the key', async (t) => {

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { Type, type Static } from 'typebox';
 import { ConfigError } from './config-error.js';
-import { encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
+import { allowedNetworksOf, encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
 import { readEnv, type Environment } from './read-env.js';
 
 /** The API process's environment (docs/reference/contract.md §6). */
@@ -14,7 +14,7 @@ const ApiEnv = Type.Object({
     Type.String({ pattern: '^[^\\s:,]+:\\d{1,5}(,[^\\s:,]+:\\d{1,5})*$', description: 'a comma-separated list of host:port seed nodes' }),
   ),
   TRUST_PROXY: Type.Optional(
-    Type.String({ minLength: 1, description: '`true`, `false`, a hop count or a comma-separated list of IPs/CIDRs' }),
+    Type.String({ minLength: 1, description: '`false`, a hop count or a comma-separated list of IPs/CIDRs' }),
   ),
   DELIVER_WEBHOOKS: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
   MIGRATE_ON_START: Type.Enum(['true', 'false'], { default: 'true', description: 'true or false' }),
@@ -28,7 +28,7 @@ const ApiEnv = Type.Object({
   EMBEDDED: Type.Enum(['true', 'false'], { default: 'false', description: 'true or false' }),
 });
 
-export type TrustProxy = boolean | number | string[];
+export type TrustProxy = false | number | string[];
 
 export interface Config {
   port: number;
@@ -47,6 +47,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Delays between webhook delivery attempts (docs/reference/contract.md §5). */
   webhookRetryScheduleMs: readonly number[];
+  /** CIDR ranges of otherwise refused webhook destinations to allow (docs/operators/security.md). */
+  webhookAllowedNetworks: string[];
   /** Deliver webhooks from this process (default), so one process is a complete system; off with dedicated workers. */
   deliverWebhooks: boolean;
   /** Apply pending migrations at start (default); off when a deployment runs `cli migrate` once before the API. */
@@ -76,11 +78,18 @@ const isCidrOrIp = (value: string): boolean => {
 
 const trustProxyOf = (text: string | undefined): TrustProxy => {
   if (text === undefined || text === 'false') return false;
-  if (text === 'true') return true;
+  if (text === 'true') {
+    // Trusting every hop lets any client write its own address in X-Forwarded-For, and so escape every per-IP limit
+    // or throttle someone else's address.
+    throw new ConfigError(
+      'TRUST_PROXY',
+      'must not be true: trusting every hop lets any client choose its address; give the number of proxies in front of the service (e.g. 1) or their CIDR ranges',
+    );
+  }
   if (/^\d+$/.test(text)) return Number(text);
   const list = text.split(',').map((s) => s.trim());
   if (list.every(isCidrOrIp)) return list;
-  throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count or a comma-separated list of IP addresses or CIDR ranges (got "${text}")`);
+  throw new ConfigError('TRUST_PROXY', `must be false, a hop count or a comma-separated list of IP addresses or CIDR ranges (got "${text}")`);
 };
 
 const activeKeyOf = (env: Static<typeof ApiEnv>): string | null => {
@@ -131,6 +140,7 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     trustProxy: trustProxyOf(parsed.TRUST_PROXY),
     logLevel: parsed.LOG_LEVEL,
     webhookRetryScheduleMs: retryScheduleOf(parsed.WEBHOOK_RETRY_SCHEDULE),
+    webhookAllowedNetworks: allowedNetworksOf(parsed.WEBHOOK_ALLOWED_NETWORKS),
     deliverWebhooks: parsed.DELIVER_WEBHOOKS === 'true',
     migrateOnStart: parsed.MIGRATE_ON_START === 'true',
     databaseReadUrl: parsed.DATABASE_READ_URL ?? null,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { encryptionKeyOf, previousKeysOf, sharedFields } from './fields.js';
+import { allowedNetworksOf, encryptionKeyOf, previousKeysOf, sharedFields } from './fields.js';
 import { readEnv, type Environment } from './read-env.js';
 
 /** The admin CLI reads the database settings of the API, so that `pnpm cli` and `pnpm start` see the same data. */
@@ -8,6 +8,7 @@ const CliEnv = Type.Object({
   PGLITE_DIR: sharedFields.PGLITE_DIR,
   ENCRYPTION_KEY: sharedFields.ENCRYPTION_KEY,
   ENCRYPTION_KEY_PREVIOUS: sharedFields.ENCRYPTION_KEY_PREVIOUS,
+  WEBHOOK_ALLOWED_NETWORKS: sharedFields.WEBHOOK_ALLOWED_NETWORKS,
 });
 
 export interface CliConfig {
@@ -16,6 +17,8 @@ export interface CliConfig {
   /** Checked here; the database layer requires it with DATABASE_URL and generates one in embedded mode. */
   encryptionKey: string | null;
   previousEncryptionKeys: string[];
+  /** Webhook URLs whose host is an address literal are checked against these when configured. */
+  webhookAllowedNetworks: string[];
 }
 
 /** Parses the CLI's environment once, before any command opens the database. */
@@ -28,5 +31,6 @@ export const loadCliConfig = (env: Environment = process.env): CliConfig => {
     pgliteDir: parsed.PGLITE_DIR,
     encryptionKey: parsed.ENCRYPTION_KEY?.trim() ?? null,
     previousEncryptionKeys: (parsed.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((part) => part.trim()).filter(Boolean),
+    webhookAllowedNetworks: allowedNetworksOf(parsed.WEBHOOK_ALLOWED_NETWORKS),
   };
 };

@@ -1,4 +1,4 @@
-import { parseEncryptionKey, parseRetrySchedule, type EncryptionKey, type RetrySchedule } from '@garage/domain';
+import { parseAllowedNetworks, parseEncryptionKey, parseRetrySchedule, type EncryptionKey, type RetrySchedule } from '@garage/domain';
 import { Type } from 'typebox';
 import { ConfigError } from './config-error.js';
 
@@ -19,6 +19,9 @@ export const sharedFields = {
   }),
   WEBHOOK_RETRY_SCHEDULE: Type.Optional(
     Type.String({ minLength: 1, description: 'a comma-separated list of durations such as 5s,5m,30m,2h' }),
+  ),
+  WEBHOOK_ALLOWED_NETWORKS: Type.Optional(
+    Type.String({ description: 'a comma-separated list of CIDR ranges such as 127.0.0.0/8,10.20.0.0/16' }),
   ),
 };
 
@@ -56,5 +59,14 @@ export const retryScheduleOf = (text: string | undefined): RetrySchedule => {
   } catch (err) {
     // The domain's message names the entry it could not read.
     throw new ConfigError('WEBHOOK_RETRY_SCHEDULE', (err as Error).message.replace(/^WEBHOOK_RETRY_SCHEDULE /, ''));
+  }
+};
+
+/** Internal webhook destinations an operator allows; the rule (what stays refused whatever) is the domain's. */
+export const allowedNetworksOf = (text: string | undefined): string[] => {
+  try {
+    return parseAllowedNetworks(text);
+  } catch (err) {
+    throw new ConfigError('WEBHOOK_ALLOWED_NETWORKS', `must be a comma-separated list of CIDR ranges: ${(err as Error).message}`);
   }
 };

@@ -1,7 +1,7 @@
 import type { EncryptionKey, RetrySchedule } from '@garage/domain';
 import { Type } from 'typebox';
 import { ConfigError } from './config-error.js';
-import { encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
+import { allowedNetworksOf, encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
 import { readEnv, type Environment } from './read-env.js';
 
 /** The dedicated webhook worker's environment (docs/reference/contract.md §6). */
@@ -11,6 +11,7 @@ const WorkerEnv = Type.Object({
   ENCRYPTION_KEY_PREVIOUS: sharedFields.ENCRYPTION_KEY_PREVIOUS,
   LOG_LEVEL: sharedFields.LOG_LEVEL,
   WEBHOOK_RETRY_SCHEDULE: sharedFields.WEBHOOK_RETRY_SCHEDULE,
+  WEBHOOK_ALLOWED_NETWORKS: sharedFields.WEBHOOK_ALLOWED_NETWORKS,
   // Apart from the API's defaults, so that `pnpm start` and `pnpm worker` run side by side on one machine.
   PORT: Type.String({ pattern: '^\\d{1,5}$', default: '3001', description: 'an integer from 0 to 65535' }),
   HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'a host name or IP address' }),
@@ -23,6 +24,8 @@ export interface WorkerConfig {
   /** The active key first, then former ones (the order `makeSecretBox` expects). */
   encryptionKeys: EncryptionKey[];
   schedule: RetrySchedule;
+  /** CIDR ranges of otherwise refused webhook destinations to allow (docs/operators/security.md). */
+  allowedNetworks: string[];
   logLevel: LogLevel;
   /** `/health/live` and `/health/ready`. */
   port: number;
@@ -51,6 +54,7 @@ export const loadWorkerConfig = (env: Environment = process.env): WorkerConfig =
     databaseUrl: parsed.DATABASE_URL,
     encryptionKeys: [encryptionKeyOf(parsed.ENCRYPTION_KEY), ...previousKeysOf(parsed.ENCRYPTION_KEY_PREVIOUS)],
     schedule: retryScheduleOf(parsed.WEBHOOK_RETRY_SCHEDULE),
+    allowedNetworks: allowedNetworksOf(parsed.WEBHOOK_ALLOWED_NETWORKS),
     logLevel: parsed.LOG_LEVEL,
     port: Number(parsed.PORT),
     host: parsed.HOST,

@@ -17,6 +17,7 @@ t.test('defaults', async (t) => {
     trustProxy: false,
     logLevel: 'info',
     webhookRetryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    webhookAllowedNetworks: [],
     deliverWebhooks: true,
     migrateOnStart: true,
     databaseReadUrl: null,
@@ -93,10 +94,19 @@ t.test('every variable', async (t) => {
 });
 
 t.test('TRUST_PROXY forms', async (t) => {
-  t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
   t.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
   t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
   t.same(loadConfig({ TRUST_PROXY: '::1,fd00::/8' }).trustProxy, ['::1', 'fd00::/8']);
+});
+
+t.test('TRUST_PROXY=true is refused at start: any client could choose its address', async (t) => {
+  t.throws(() => loadConfig({ TRUST_PROXY: 'true' }), /TRUST_PROXY must not be true: .*number of proxies/);
+});
+
+t.test('WEBHOOK_ALLOWED_NETWORKS: a CIDR list, single addresses taken as one-address ranges', async (t) => {
+  t.same(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, ::1, 10.20.0.0/16' }).webhookAllowedNetworks, ['127.0.0.0/8', '::1/128', '10.20.0.0/16']);
+  t.throws(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,intranet' }), /WEBHOOK_ALLOWED_NETWORKS must be a comma-separated list of CIDR ranges: entry #2/);
+  t.throws(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/33' }), /WEBHOOK_ALLOWED_NETWORKS/);
 });
 
 t.test('empty values count as unset', async (t) => {

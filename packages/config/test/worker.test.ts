@@ -14,6 +14,8 @@ t.test('a valid environment gives the settings, with defaults', async (t) => {
   t.match(config.encryptionKeys[0]?.id, /^[0-9a-f]{8}$/);
   t.same(loadWorkerConfig({ ...valid, WEBHOOK_RETRY_SCHEDULE: '100ms,1s', LOG_LEVEL: 'warn' }).schedule, [100, 1_000]);
   t.equal(loadWorkerConfig({ ...valid, LOG_LEVEL: '' }).logLevel, 'info', 'empty means unset');
+  t.same(config.allowedNetworks, [], 'only public webhook destinations by default');
+  t.same(loadWorkerConfig({ ...valid, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' }).allowedNetworks, ['127.0.0.0/8', '::1/128']);
 });
 
 t.test('a bad value names the variable and never echoes the key', async (t) => {
@@ -24,6 +26,7 @@ t.test('a bad value names the variable and never echoes the key', async (t) => {
     [{ ...valid, ENCRYPTION_KEY: 'c2hvcnQ=' }, /ENCRYPTION_KEY must be the base64 encoding of exactly 32 bytes/],
     [{ ...valid, WEBHOOK_RETRY_SCHEDULE: '1s,soon' }, /WEBHOOK_RETRY_SCHEDULE .*"soon"/],
     [{ ...valid, LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ ...valid, WEBHOOK_ALLOWED_NETWORKS: 'everything' }, /WEBHOOK_ALLOWED_NETWORKS must be a comma-separated list of CIDR ranges/],
   ];
   for (const [env, message] of cases) {
     const err = t.throws(() => loadWorkerConfig(env), message) as Error | undefined;

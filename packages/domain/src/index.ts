@@ -35,7 +35,7 @@ export type { ListName, ListVersionProbe } from './kernel/list-version.port.js';
 export { isUuid, UUID_PATTERN } from './kernel/ids.js';
 export { CONTACT_LIMITS } from './kernel/contact.js';
 export { deriveSubkey, ENCRYPTION_KEY_BYTES, parseEncryptionKey, type EncryptionKey } from './kernel/encryption-key.js';
-export { makeSecretBox, type SecretBox } from './kernel/secret-box.js';
+export { BOUND_NONCE_PREFIX, makeSecretBox, type SecretBox } from './kernel/secret-box.js';
 /** Garages, their opening hours and booking settings, and how a public caller names one (fleet `garageSlug`). */
 export {
   DEFAULT_BOOKING,
@@ -198,6 +198,14 @@ export { makeTestWebhook, WEBHOOK_TEST_EVENT_TYPE, type WebhookTestResult } from
 export { makeListIntegrationDeliveries, type IntegrationDeliveriesQuery } from './webhooks/list-integration-deliveries.js';
 export { makeListIntegrationEvents, type IntegrationEventsQuery } from './webhooks/list-integration-events.js';
 export { makeRetryDelivery } from './webhooks/retry-delivery.js';
+export {
+  addressLiteralOf,
+  DESTINATION_NOT_ALLOWED,
+  makeDestinationPolicy,
+  parseAllowedNetworks,
+  webhookUrlProblem,
+  type DestinationPolicy,
+} from './webhooks/webhook-destination.js';
 /** Idempotency-Key: safe retries of a state-changing request, the record committed with the change. */
 export type { IdempotencyBegin, IdempotencyClaim, IdempotencyStore, StoredResponse } from './idempotency/idempotency-store.port.js';
 export { canonicalJson, idempotencyScope, requestHash } from './idempotency/request-hash.js';

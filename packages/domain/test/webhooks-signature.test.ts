@@ -42,8 +42,8 @@ t.test('during a secret rotation: both signatures, the new one first; a previous
   t.equal(signWithEach([current, previous], 'id', 1, 'b'), `${signWebhook(current, 'id', 1, 'b')} ${signWebhook(previous, 'id', 1, 'b')}`);
   const box = newEncryptionKey().secretBox;
   const retired = newEncryptionKey().secretBox;
-  t.same(signingSecrets(box, box.encrypt(current), box.encrypt(previous)), [current, previous]);
-  t.same(signingSecrets(box, box.encrypt(current), null), [current]);
-  t.same(signingSecrets(box, box.encrypt(current), retired.encrypt(previous)), [current], 'sealed under a retired key');
-  t.throws(() => signingSecrets(box, retired.encrypt(current), null), 'the current secret must open');
+  t.same(signingSecrets(box, 'i1', box.encrypt(current, 'i1'), box.encrypt(previous, 'i1')), [current, previous]);
+  t.same(signingSecrets(box, 'i1', box.encrypt(current, 'i1'), null), [current]);
+  t.same(signingSecrets(box, 'i1', box.encrypt(current, 'i1'), retired.encrypt(previous, 'i1')), [current], 'sealed under a retired key');
+  t.throws(() => signingSecrets(box, 'i1', retired.encrypt(current, 'i1'), null), 'the current secret must open');
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import t from 'tap';
 import { makeReencryptWebhookSecrets, makeSecretBox, type EncryptionKey } from '@garage/domain';
 import { makeRepositories } from '../src/repositories/index.js';
@@ -21,13 +21,15 @@ for (const backend of backends) {
     const create = async (box: ReturnType<typeof makeSecretBox>, n: number) => {
       for (let i = 0; i < n; i += 1) {
         const plaintext = `whsec_${randomBytes(32).toString('base64')}`;
+        const id = randomUUID();
         const integration = await repos.integrations.create({
+          id,
           garageId: garage.id,
           name: `i${i}`,
           sync: { appointments: false, catalog: false, stock: false },
           webhookUrl: null,
           apiKeyHash: randomBytes(32).toString('hex'),
-          webhookSecret: box.encrypt(plaintext),
+          webhookSecret: box.encrypt(plaintext, id),
         });
         plaintexts.set(integration.id, plaintext);
       }
@@ -36,22 +38,22 @@ for (const backend of backends) {
     await create(makeSecretBox([newKey]), 2);
 
     t.test('lists the secrets under other keys, by id, page after page', async (t) => {
-      const first = await store.listNotUnderKey('new', 2, null);
+      const first = await store.listOutdated('new', 2, null);
       t.equal(first.length, 2);
-      const rest = await store.listNotUnderKey('new', 2, first.at(-1)?.integrationId ?? null);
+      const rest = await store.listOutdated('new', 2, first.at(-1)?.integrationId ?? null);
       t.equal(rest.length, 1);
       const ids = [...first, ...rest].map((s) => s.integrationId);
       t.same(ids, [...ids].sort(), 'ordered by id');
       t.ok([...first, ...rest].every((s) => s.secret.keyId === 'old'));
-      t.equal((await store.listNotUnderKey('old', 10, null)).length, 2);
+      t.equal((await store.listOutdated('old', 10, null)).length, 2);
     });
 
     t.test('replace is a compare and set', async (t) => {
-      const [stale] = await store.listNotUnderKey('new', 1, null);
+      const [stale] = await store.listOutdated('new', 1, null);
       if (!stale) throw new Error('expected a secret under the old key');
       const box = makeSecretBox([newKey, oldKey]);
-      const next = box.encrypt(box.decrypt(stale.secret));
-      const other = box.encrypt('whsec_other');
+      const next = box.encrypt(box.decrypt(stale.secret, stale.integrationId), stale.integrationId);
+      const other = box.encrypt('whsec_other', stale.integrationId);
       t.equal(await store.replace(stale.integrationId, { ...stale.secret, nonce: 'AAAA' }, other), false, 'not when the secret changed');
       t.equal(await store.replace(stale.integrationId, stale.secret, next), true);
       t.equal(await store.replace(stale.integrationId, stale.secret, other), false, 'the second writer loses');
@@ -66,7 +68,7 @@ for (const backend of backends) {
       for (const [id, plaintext] of plaintexts) {
         const stored = await repos.integrations.getWebhookSecret(id);
         if (!stored) throw new Error(`no secret for ${id}`);
-        t.equal(onlyNew.decrypt(stored), plaintext, 'decrypts with the new key alone');
+        t.equal(onlyNew.decrypt(stored, id), plaintext, 'decrypts with the new key alone');
       }
     });
   });

@@ -26,6 +26,8 @@ export interface WebhookDeliveryOptions {
   schedule: RetrySchedule;
   logger: DeliveryLogger;
   batchSize?: number;
+  /** `WEBHOOK_ALLOWED_NETWORKS`, for the default sender: otherwise refused destinations to allow. */
+  allowedNetworks?: readonly string[];
   sender?: WebhookSender;
   clock?: Clock;
   /** Called after each attempt is logged (the API counts outcomes in its metrics). */
@@ -80,7 +82,8 @@ export const makeWebhookDelivery = ({
   schedule,
   logger,
   batchSize,
-  sender = makeHttpSender(),
+  allowedNetworks = [],
+  sender = makeHttpSender({ allowedNetworks }),
   clock = systemClock,
   onDelivery,
 }: WebhookDeliveryOptions): WebhookDelivery => {

@@ -22,6 +22,8 @@ for (const backend of backends) {
         encryptionKeys: encryption.keys,
         schedule: parseRetrySchedule('1h'),
         logger: memoryLogger(),
+        // The receivers listen on loopback, refused by default.
+        allowedNetworks: ['127.0.0.0/8', '::1/128'],
       }).start({ ...NO_POLL, ...options });
 
     t.test('a commit wakes the engine: the first attempt does not wait for a poll', async (t) => {

@@ -22,10 +22,10 @@ t.test('a rotated webhook secret signs beside the old one until the overlap ends
   const garageId = await insertGarage(db);
   const integration = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/hooks`, secretBox: encryption.secretBox });
   const repos = makeRepositories(db);
-  const delivery = makeWebhookDelivery({ db, encryptionKeys: encryption.keys, schedule: parseRetrySchedule('1s'), logger: memoryLogger() });
+  const delivery = makeWebhookDelivery({ db, encryptionKeys: encryption.keys, schedule: parseRetrySchedule('1s'), logger: memoryLogger(), allowedNetworks: ['127.0.0.0/8', '::1/128'] });
 
   const newSecret = generateWebhookSecret();
-  await repos.integrations.rotateWebhookSecret(integration.id, encryption.secretBox.encrypt(newSecret), new Date(), 3_600_000);
+  await repos.integrations.rotateWebhookSecret(integration.id, encryption.secretBox.encrypt(newSecret, integration.id), new Date(), 3_600_000);
   await makeOutbox(db).enqueue({ garageId, type: 'lead.created', data: { id: 'during' } });
   await delivery.deliverDue();
   await receiver.waitFor(1);
@@ -36,7 +36,7 @@ t.test('a rotated webhook secret signs beside the old one until the overlap ends
 
   // The overlap ends: a rotation stamped long ago with a one-hour overlap has ended by the database's clock.
   const third = generateWebhookSecret();
-  await repos.integrations.rotateWebhookSecret(integration.id, encryption.secretBox.encrypt(third), new Date(Date.now() - 7_200_000), 3_600_000);
+  await repos.integrations.rotateWebhookSecret(integration.id, encryption.secretBox.encrypt(third, integration.id), new Date(Date.now() - 7_200_000), 3_600_000);
   await makeOutbox(db).enqueue({ garageId, type: 'lead.created', data: { id: 'after' } });
   await delivery.deliverDue();
   await receiver.waitFor(2);

@@ -19,6 +19,7 @@ export default fp(
       listen: app.storage.handle.listen,
       encryptionKeys: app.storage.encryptionKeys,
       schedule: config.webhookRetryScheduleMs,
+      allowedNetworks: config.webhookAllowedNetworks,
       logger: app.log,
       onDelivery: webhookMetrics.record,
     }).start();

@@ -53,13 +53,15 @@ export interface UseCaseOptions {
   /** Tests move time without waiting. */
   clock?: Clock;
   keyCacheTtlMs?: number;
+  /** `WEBHOOK_ALLOWED_NETWORKS`: otherwise refused destinations that `POST /webhooks/test` may reach. */
+  webhookAllowedNetworks?: readonly string[];
 }
 
 /** The use cases the routes call, over the adapters of `storage`. Later features add theirs here. */
 const makeApiUseCases = (
   storage: Storage,
   reads: DatabaseHandle,
-  { clock, keyCacheTtlMs, log }: Required<UseCaseOptions> & { log: FastifyBaseLogger },
+  { clock, keyCacheTtlMs, webhookAllowedNetworks, log }: Required<UseCaseOptions> & { log: FastifyBaseLogger },
 ) => {
   const { db } = storage.handle;
   // Keys are looked up on the primary: a revocation must hold everywhere within 5 s, whatever the replica's lag.
@@ -101,7 +103,7 @@ const makeApiUseCases = (
     testWebhook: makeTestWebhook({
       integrations: repos.integrations,
       secrets: makeSecretBox(storage.encryptionKeys),
-      sender: makeHttpSender(),
+      sender: makeHttpSender({ allowedNetworks: webhookAllowedNetworks }),
       clock,
       renderBody: renderWebhookBody,
     }),
@@ -123,8 +125,8 @@ declare module 'fastify' {
 
 /** Decorates the instance with the use cases the routes call, and the version probe of the list cache. */
 export default fp(
-  async (app: FastifyInstance, { clock = systemClock, keyCacheTtlMs = KEY_CACHE_TTL_MS }: UseCaseOptions) => {
-    app.decorate('useCases', makeApiUseCases(app.storage, app.reads, { clock, keyCacheTtlMs, log: app.log }));
+  async (app: FastifyInstance, { clock = systemClock, keyCacheTtlMs = KEY_CACHE_TTL_MS, webhookAllowedNetworks = [] }: UseCaseOptions) => {
+    app.decorate('useCases', makeApiUseCases(app.storage, app.reads, { clock, keyCacheTtlMs, webhookAllowedNetworks, log: app.log }));
     // The version of a list comes from where its pages are read, so that a cached page matches what a read gives.
     app.decorate('listVersionProbe', makeListVersionProbe(app.reads.db));
   },

@@ -14,8 +14,9 @@
  *
  * - Without the header, `run` just runs and its response is sent.
  * - With it (1–255 characters, else 400 VALIDATION_FAILED), the key is claimed in `scope`: `'integration'` for
- *   key-authenticated routes (the key belongs to the caller's integration, so two integrations never collide) or
- *   `'path'` for public routes (the request path, e.g. `/api/public/quotes/<token>/accept`). A repeat with the same key
+ *   key-authenticated routes (the key belongs to the caller's integration, so two integrations never collide),
+ *   `'path'` for public routes whose path names their resource (e.g. `/api/public/quotes/<token>/accept`), or
+ *   `'vehicle'` for public routes whose body names a vehicle (`vehicleId`, validated by the route's schema). A repeat with the same key
  *   and the same request (method, path, canonical JSON body) gets the first response again, same status and body,
  *   with `Idempotent-Replayed: true`, without running; a different request under the key gets 422
  *   IDEMPOTENCY_KEY_REUSED; a repeat while the first is still running gets 409 IDEMPOTENCY_IN_PROGRESS.
@@ -36,7 +37,7 @@ import { Type } from 'typebox';
  */
 export const isFinalResponse = (response: StoredResponse): boolean => response.status !== 429 && response.status < 500;
 
-export type IdempotencyScopeKind = 'integration' | 'path';
+export type IdempotencyScopeKind = 'integration' | 'path' | 'vehicle';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
@@ -62,6 +63,7 @@ const pathOf = (request: FastifyRequest): string => {
 
 const scopeOf = (request: FastifyRequest, kind: IdempotencyScopeKind, path: string): string => {
   if (kind === 'path') return idempotencyScope.path(path);
+  if (kind === 'vehicle') return idempotencyScope.vehicle((request.body as { vehicleId: string }).vehicleId);
   if (!request.principal) throw new Error(`route ${request.routeOptions.url} uses integration-scoped idempotency without requireKey`);
   return idempotencyScope.integration(request.principal.integrationId);
 };

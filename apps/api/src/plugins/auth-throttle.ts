@@ -1,8 +1,7 @@
 import { DomainError, isDomainError } from '@garage/domain';
-import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { ipCounter } from './rate-limits.js';
+import { clientKey, ipCounter } from './rate-limits.js';
 
 /**
  * docs/reference/contract.md §4.5: an IP that has drawn more than 30 401 responses within a minute gets 429 on key-authenticated
@@ -44,7 +43,7 @@ export const makeThrottledAuthentication = (app: FastifyInstance): ThrottledAuth
     if (state.remaining > 0) throw err;
     const now = Date.now();
     const end = now + state.resetInSeconds * 1000;
-    throttledUntil.set(normalizeIP(request.ip), end, { ttl: end - now });
+    throttledUntil.set(clientKey(request), end, { ttl: end - now });
     if (state.exceeded) throw rateLimited(reply, end, now);
     throw err;
   };
@@ -52,7 +51,7 @@ export const makeThrottledAuthentication = (app: FastifyInstance): ThrottledAuth
     // While this instance throttles no address, a request's address (behind a proxy, a parse of X-Forwarded-For) is
     // not worked out at all.
     if (throttledUntil.size > 0) {
-      const ip = normalizeIP(request.ip);
+      const ip = clientKey(request);
       const until = throttledUntil.get(ip);
       if (until !== undefined) {
         if (until > Date.now()) throw rateLimited(reply, until, Date.now());

@@ -4,7 +4,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * The per-IP limits of docs/reference/contract.md §4.5, for `config.rateLimit` of the routes they guard. The plugin keys a route's
+ * Who a per-client limit counts: the client address, and for IPv6 its /64, the smallest allocation a client
+ * usually holds, so that rotating addresses inside it gains nothing. Every limit and throttle keys on this.
+ */
+export const clientKey = (request: FastifyRequest): string => normalizeIP(request.ip, 64);
+
+/**
+ * The per-client limits of docs/reference/contract.md §4.5, for `config.rateLimit` of the routes they guard. The plugin keys a route's
  * counter by method, route pattern and client IP, so every quote token shares one counter per IP and endpoint.
  */
 export const RATE_LIMITS = {
@@ -19,7 +25,14 @@ export const RATE_LIMITS = {
     timeWindow: 60_000,
     hook: 'preHandler',
     // In braces: a Redis Cluster hash tag, as for the per-IP counters.
-    keyGenerator: (request: FastifyRequest) => `webhook-test:{${request.principal?.integrationId ?? request.ip}}`,
+    keyGenerator: (request: FastifyRequest) => `webhook-test:{${request.principal?.integrationId ?? clientKey(request)}}`,
+  },
+  /** 30 retries a minute per integration: each one is an outgoing request, as a test is. */
+  webhookRetry: {
+    max: 30,
+    timeWindow: 60_000,
+    hook: 'preHandler',
+    keyGenerator: (request: FastifyRequest) => `webhook-retry:{${request.principal?.integrationId ?? clientKey(request)}}`,
   },
 } as const;
 
@@ -45,7 +58,7 @@ export interface IpCounter {
  * reports nothing counted (`remaining` = `max`), so that callers fail open.
  */
 export const ipCounter = (app: FastifyInstance, { name, max, timeWindow }: { name: string; max: number; timeWindow: number }): IpCounter => {
-  const limiter = app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:{${normalizeIP(request.ip)}}` });
+  const limiter = app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `${name}:{${clientKey(request)}}` });
   return {
     async hit(request) {
       const result = await limiter(request);
@@ -70,8 +83,8 @@ export default fp(
       // One Redis or a Redis Cluster: the plugin's commands are single-key scripts, which a cluster client routes.
       redis: app.redis ?? undefined,
       nameSpace: RATE_LIMIT_NAMESPACE,
-      // The client IP in braces is a Redis Cluster hash tag: every counter of one client lives on one shard.
-      keyGenerator: (request) => `{${request.ip}}`,
+      // The client in braces is a Redis Cluster hash tag: every counter of one client lives on one shard.
+      keyGenerator: (request) => `{${clientKey(request)}}`,
       skipOnError: true,
       // Thrown from the hook: the app's error handler turns it into the contract's body; the plugin has set the headers.
       errorResponseBuilder: (_request, { after }) => new DomainError('RATE_LIMITED', `Too many requests; retry in ${after}`),

@@ -17,17 +17,69 @@ const isIllFormed = (text: string) =>
 
 const MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 
-/** JSON pointers to every string (or property name) in `value` that is not well-formed text. */
-const illFormedPaths = (value: unknown, path = '', found: ErrorDetail[] = []): ErrorDetail[] => {
-  if (typeof value === 'string') {
-    if (isIllFormed(value)) found.push({ path, message: MESSAGE });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => illFormedPaths(item, `${path}/${index}`, found));
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [name, item] of Object.entries(value)) {
-      const at = `${path}/${pointerSegment(name)}`;
-      if (isIllFormed(name)) found.push({ path: at, message: MESSAGE });
-      else illFormedPaths(item, at, found);
+/**
+ * How deep a request's JSON may nest. The contract's bodies nest three levels at most; a body of `[[[[…` thousands
+ * deep is an attack on whatever walks it (a recursive walk ends in a RangeError), refused at once.
+ */
+export const MAX_NESTING_DEPTH = 32;
+
+/**
+ * JSON pointers to every string (or property name) in `value` that is not well-formed text, in document order; or a
+ * single detail naming where `value` nests deeper than `MAX_NESTING_DEPTH`. Iterative: no input reaches the stack.
+ */
+const illFormedPaths = (value: unknown): ErrorDetail[] => {
+  const found: ErrorDetail[] = [];
+  const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { path, depth } = next;
+    if (typeof next.value === 'string') {
+      if (isIllFormed(next.value)) found.push({ path, message: MESSAGE });
+      continue;
+    }
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    if (depth >= MAX_NESTING_DEPTH) return [{ path, message: `must not nest deeper than ${MAX_NESTING_DEPTH} levels` }];
+    const children: typeof pending = [];
+    if (Array.isArray(next.value)) {
+      next.value.forEach((item, index) => children.push({ value: item, path: `${path}/${index}`, depth: depth + 1 }));
+    } else {
+      for (const [name, item] of Object.entries(next.value)) {
+        const at = `${path}/${pointerSegment(name)}`;
+        if (isIllFormed(name)) found.push({ path: at, message: MESSAGE });
+        else children.push({ value: item, path: at, depth: depth + 1 });
+      }
+    }
+    // Last child first on the stack, so that the first is walked first.
+    for (let i = children.length - 1; i >= 0; i -= 1) pending.push(children[i]!);
+  }
+  return found;
+};
+
+/** A percent-encoded byte of 0x80 or more: only then can a query string hold bytes that are not UTF-8. */
+const NON_ASCII_BYTE = /%[89a-f][0-9a-f]/i;
+
+const decoded = (text: string): string | null => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Query parameters whose percent-encoded bytes are not UTF-8, such as an encoded lone surrogate (`%ED%A0%80`). The
+ * query parser keeps such a value as its literal `%…` text, which a filter would then search for: refused instead,
+ * as the same text in a body is.
+ */
+const undecodableQueryPaths = (url: string): ErrorDetail[] => {
+  const start = url.indexOf('?');
+  if (start === -1 || !NON_ASCII_BYTE.test(url.slice(start))) return [];
+  const found: ErrorDetail[] = [];
+  for (const pair of url.slice(start + 1).split('&')) {
+    const equals = pair.indexOf('=');
+    const rawName = equals === -1 ? pair : pair.slice(0, equals);
+    const name = decoded(rawName);
+    if (name === null || (equals !== -1 && decoded(pair.slice(equals + 1)) === null)) {
+      found.push({ path: `/${pointerSegment(name ?? rawName)}`, message: MESSAGE });
     }
   }
   return found;
@@ -40,8 +92,9 @@ const PARTS = [
 ] as const;
 
 /**
- * docs/reference/contract.md §1: text holding NUL or an unpaired surrogate is refused with 400 VALIDATION_FAILED naming the field,
- * on every route and whatever the route's schema says, before validation and the handler (so nothing is stored).
+ * docs/reference/contract.md §1: text holding NUL or an unpaired surrogate, and JSON nested deeper than
+ * `MAX_NESTING_DEPTH`, are refused with 400 VALIDATION_FAILED naming the field, on every route and whatever the route's
+ * schema says, before validation and the handler (so nothing is stored).
  * It runs after the onRequest hooks on purpose: authentication and rate limits see the request first, and the only
  * value they read from the query before this point, `garageSlug`, is checked against the slug rules by the domain.
  */
@@ -50,7 +103,7 @@ export default fp(
     // A callback hook: it never waits, and every request runs it.
     app.addHook('preValidation', (request, _reply, done) => {
       for (const [part, message] of PARTS) {
-        const details = illFormedPaths(request[part]);
+        const details = part === 'query' ? [...undecodableQueryPaths(request.url), ...illFormedPaths(request.query)] : illFormedPaths(request[part]);
         if (details.length > 0) return done(new ValidationError(message, details));
       }
       done();

@@ -17,7 +17,7 @@ const leadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'No key: the vehicle identifies the garage. An email or a phone is required, and consent must be true. ' +
           'An unknown or sold vehicle gives 404. Limited to 5 requests per minute per client IP (every request counts). ' +
-          'Send an Idempotency-Key to make retries safe (scoped to the request path, kept 24 hours).',
+          'Send an Idempotency-Key to make retries safe (scoped to the vehicle, kept 24 hours).',
         tags: ['leads'],
         security: [],
         headers: idempotencyKeyHeaders,
@@ -27,7 +27,7 @@ const leadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      idempotent(request, reply, 'path', async () => {
+      idempotent(request, reply, 'vehicle', async () => {
         const { id, vehicleId, createdAt } = await app.useCases.submitLead(request.body);
         return { status: 201, body: { data: { id, vehicleId, createdAt } } };
       }),

@@ -72,11 +72,13 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/webhooks/deliveries/:deliveryId/retry',
     {
       onRequest: anyKey,
+      config: { rateLimit: RATE_LIMITS.webhookRetry },
       schema: {
         operationId: 'retryWebhookDelivery',
         summary: 'Queue one more attempt of a delivery now',
         description:
-          "Whatever the delivery's status, one more attempt is made at once to the integration's current webhookUrl, with the same `webhook-id`. 404 for a delivery of another integration; 409 WEBHOOK_NOT_CONFIGURED without a webhookUrl.",
+          "Whatever the delivery's status, one more attempt is made at once to the integration's current webhookUrl, with the same `webhook-id`. 404 for a delivery of another integration; 409 WEBHOOK_NOT_CONFIGURED without a webhookUrl. " +
+          'At most 30 per minute per integration.',
         ...webhooks,
         params: DeliveryParams,
         querystring: Type.Object(apiKeyQueryField, { additionalProperties: false }),

@@ -10,7 +10,12 @@ export const WebhookTestResult = Type.Object(
     eventId: Uuid({ description: 'The `webhook-id` of the test request' }),
     delivered: Type.Boolean({ description: 'The receiver answered 2xx' }),
     responseStatus: Nullable(Type.Integer({ description: 'The HTTP status the receiver answered' })),
-    error: Nullable(Type.String({ description: 'Why there was no answer: timeout, connection refused…' })),
+    error: Nullable(
+      Type.String({
+        description:
+          'Why there was no answer, in coarse words only: `timeout`, `connection refused`, `destination not allowed` (an internal address, refused without connecting), `TLS error` or `DNS error`',
+      }),
+    ),
     durationMs: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false, title: 'WebhookTestResult' },

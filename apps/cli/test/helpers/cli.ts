@@ -19,7 +19,7 @@ export type CliEnv = Record<string, string | undefined>;
 /** Runs the CLI with the given database settings only: the caller's DATABASE_URL, PGLITE_DIR, … never leak in. */
 export const runCli = (args: string[], env: CliEnv): Promise<CliResult> => {
   const childEnv: CliEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'PGLITE_DIR', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS', 'DEBUG']) delete childEnv[name];
+  for (const name of ['DATABASE_URL', 'PGLITE_DIR', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS', 'WEBHOOK_ALLOWED_NETWORKS', 'DEBUG']) delete childEnv[name];
   Object.assign(childEnv, env);
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { env: childEnv, timeout: 60_000 }, (err, stdout, stderr) => {
@@ -58,3 +58,6 @@ export const cliFails = async (t: Test, args: string[], env: CliEnv, code: numbe
 };
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** `WEBHOOK_ALLOWED_NETWORKS` for tests that configure a webhook URL on loopback, which is refused by default. */
+export const LOOPBACK_WEBHOOKS = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' };

@@ -199,7 +199,7 @@ export interface paths {
         put?: never;
         /**
          * Queue one more attempt of a delivery now
-         * @description Whatever the delivery's status, one more attempt is made at once to the integration's current webhookUrl, with the same `webhook-id`. 404 for a delivery of another integration; 409 WEBHOOK_NOT_CONFIGURED without a webhookUrl.
+         * @description Whatever the delivery's status, one more attempt is made at once to the integration's current webhookUrl, with the same `webhook-id`. 404 for a delivery of another integration; 409 WEBHOOK_NOT_CONFIGURED without a webhookUrl. At most 30 per minute per integration.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -279,7 +279,7 @@ export interface paths {
         put?: never;
         /**
          * Send a lead about a vehicle for sale
-         * @description No key: the vehicle identifies the garage. An email or a phone is required, and consent must be true. An unknown or sold vehicle gives 404. Limited to 5 requests per minute per client IP (every request counts). Send an Idempotency-Key to make retries safe (scoped to the request path, kept 24 hours).
+         * @description No key: the vehicle identifies the garage. An email or a phone is required, and consent must be true. An unknown or sold vehicle gives 404. Limited to 5 requests per minute per client IP (every request counts). Send an Idempotency-Key to make retries safe (scoped to the vehicle, kept 24 hours).
          */
         post: operations["createLead"];
         delete?: never;
@@ -3198,6 +3198,12 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3219,6 +3225,12 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3238,6 +3250,12 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3257,6 +3275,12 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3278,6 +3302,12 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3297,6 +3327,12 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3316,6 +3352,12 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3335,6 +3377,12 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3381,6 +3429,12 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3400,6 +3454,12 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */

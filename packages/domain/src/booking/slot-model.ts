@@ -166,14 +166,21 @@ export const addCalendarDays = (date: string, days: number): string => {
   return DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate() as string;
 };
 
+/** The dates a database date column holds. */
+const FIRST_DATE = '0001-01-01';
+const LAST_DATE = '9999-12-31';
+
 /**
  * The local dates that the instant `startsAt` writes falls on in any garage's zone, before that zone is known: the
  * date it is written with, two days either way (zones' offsets span −12:00 to +14:00, a request's −23:59 to +23:59).
- * Null when `startsAt` does not begin with a valid date (`parse` then rejects it).
+ * Null when `startsAt` does not begin with a valid date (`parse` then rejects it). Kept within the years 0001–9999,
+ * which is all a database date holds: a start written on 0001-01-01 reads no closure of year 0.
  */
 export const localDatesAround = (startsAt: unknown): { from: string; to: string } | null => {
   const written = typeof startsAt === 'string' ? startsAt.slice(0, 10) : null;
-  return isLocalDate(written) ? { from: addCalendarDays(written, -2), to: addCalendarDays(written, 2) } : null;
+  if (!isLocalDate(written)) return null;
+  const [from, to] = [addCalendarDays(written, -2), addCalendarDays(written, 2)];
+  return { from: from < FIRST_DATE ? FIRST_DATE : from, to: to.length > 10 || to > LAST_DATE ? LAST_DATE : to };
 };
 
 /** A local date of a zone, as numbers: its first instant, and its offset if one offset holds all day from 00:00. */
@@ -350,6 +357,10 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
         return null;
       }
       const local = parsed.setZone(zone);
+      if (local.year < 1 || local.year > 9999) {
+        check.fail('/startsAt', `must fall within the years 0001–9999 in the garage's local time (${zone})`);
+        return null;
+      }
       if (parsed.toMillis() < nowMs) {
         check.fail('/startsAt', 'must not be in the past');
         return null;

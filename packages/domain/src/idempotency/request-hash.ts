@@ -28,4 +28,6 @@ export const requestHash = (req: { method: string; path: string; body: unknown }
 export const idempotencyScope = {
   integration: (integrationId: string): string => `integration:${integrationId}`,
   path: (path: string): string => `path:${createHash('sha256').update(path).digest('hex')}`,
+  /** Public routes about one vehicle: the vehicle names its garage, so two garages' websites never share keys. */
+  vehicle: (vehicleId: string): string => `vehicle:${vehicleId}`,
 };

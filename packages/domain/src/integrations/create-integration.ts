@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Integration, SyncToggle } from './integration.js';
 import { NotFoundError } from '../kernel/errors.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
@@ -5,7 +6,8 @@ import type { IntegrationRepository } from './integration-repository.port.js';
 import { generateApiKey, generateWebhookSecret, sha256Hex } from './api-key.js';
 import type { SecretBox } from '../kernel/secret-box.js';
 import { Checker } from '../kernel/validation.js';
-import { isHttpUrl, togglesOf } from './integration-settings.js';
+import { checkWebhookUrl, togglesOf } from './integration-settings.js';
+import type { DestinationPolicy } from '../webhooks/webhook-destination.js';
 
 export interface CreateIntegrationCommand {
   garageSlug: string;
@@ -28,28 +30,34 @@ export const makeCreateIntegration =
     garages,
     integrations,
     secretBox,
+    destinations,
   }: {
     garages: Pick<GarageRepository, 'findBySlug'>;
     integrations: Pick<IntegrationRepository, 'create'>;
     secretBox: SecretBox;
+    /** Where webhooks may go: an address literal it refuses is refused here, at configuration time. */
+    destinations: DestinationPolicy;
   }) =>
   async (cmd: CreateIntegrationCommand): Promise<CreatedIntegration> => {
     const check = new Checker();
     check.string('/name', cmd.name, { max: 120 });
-    if (cmd.webhookUrl !== null && !isHttpUrl(cmd.webhookUrl)) check.fail('/webhookUrl', 'must be an http(s) URL');
+    checkWebhookUrl(check, cmd.webhookUrl, destinations);
     check.throwIfAny('Invalid integration');
     const garage = await garages.findBySlug(cmd.garageSlug);
     if (!garage) throw new NotFoundError(`Garage ${cmd.garageSlug} not found`);
     const apiKey = generateApiKey();
     const webhookSecret = generateWebhookSecret();
+    // The id is chosen here: the webhook secret is sealed to it.
+    const id = randomUUID();
     const integration = await integrations.create({
+      id,
       garageId: garage.id,
       name: cmd.name,
       sync: togglesOf(cmd.sync),
       webhookUrl: cmd.webhookUrl,
       ...(cmd.apiVersion === undefined ? {} : { apiVersion: cmd.apiVersion }),
       apiKeyHash: sha256Hex(apiKey),
-      webhookSecret: secretBox.encrypt(webhookSecret),
+      webhookSecret: secretBox.encrypt(webhookSecret, id),
     });
     return { integration, apiKey, webhookSecret };
   };

@@ -1,6 +1,8 @@
 import type { EncryptedSecret, Integration, SyncToggle, SyncToggles } from './integration.js';
 
 export interface NewIntegration {
+  /** Chosen by the caller: the webhook secret is sealed to it. */
+  id: string;
   garageId: string;
   name: string;
   sync: SyncToggles;

@@ -1,12 +1,12 @@
 import type { SyncToggle, SyncToggles } from './integration.js';
+import type { Checker } from '../kernel/validation.js';
+import { webhookUrlProblem, type DestinationPolicy } from '../webhooks/webhook-destination.js';
 
-export const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
+/** A webhook URL given (null removes it): an http(s) URL without credentials whose address literal, if any, is allowed. */
+export const checkWebhookUrl = (check: Checker, url: string | null | undefined, destinations: DestinationPolicy): void => {
+  if (url === undefined || url === null) return;
+  const problem = webhookUrlProblem(url, destinations);
+  if (problem !== null) check.fail('/webhookUrl', problem);
 };
 
 export const togglesOf = (sync: readonly SyncToggle[]): SyncToggles => ({

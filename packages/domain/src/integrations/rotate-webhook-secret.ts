@@ -11,7 +11,7 @@ export const makeRotateWebhookSecret =
   async (id: string, { overlapHours = 24 }: { overlapHours?: number } = {}) => {
     const overlap = overlapMs(overlapHours);
     const webhookSecret = generateWebhookSecret();
-    const rotated = await integrations.rotateWebhookSecret(id, secretBox.encrypt(webhookSecret), clock.now(), overlap);
+    const rotated = await integrations.rotateWebhookSecret(id, secretBox.encrypt(webhookSecret, id), clock.now(), overlap);
     if (!rotated) throw new NotFoundError(`Integration ${id} not found or revoked`);
     return { ...rotated, webhookSecret };
   };

@@ -2,7 +2,8 @@ import type { Integration, SyncToggle } from './integration.js';
 import { NotFoundError } from '../kernel/errors.js';
 import type { IntegrationChanges, IntegrationRepository } from './integration-repository.port.js';
 import { Checker } from '../kernel/validation.js';
-import { isHttpUrl, togglesOf } from './integration-settings.js';
+import { checkWebhookUrl, togglesOf } from './integration-settings.js';
+import type { DestinationPolicy } from '../webhooks/webhook-destination.js';
 
 export interface UpdateIntegrationCommand {
   name?: string;
@@ -14,11 +15,11 @@ export interface UpdateIntegrationCommand {
 
 /** `integration update`: name, toggles, webhook URL set or removed; what is not given stays as it is. */
 export const makeUpdateIntegration =
-  ({ integrations }: { integrations: Pick<IntegrationRepository, 'update'> }) =>
+  ({ integrations, destinations }: { integrations: Pick<IntegrationRepository, 'update'>; destinations: DestinationPolicy }) =>
   async (id: string, cmd: UpdateIntegrationCommand): Promise<Integration> => {
     const check = new Checker();
     if (cmd.name !== undefined) check.string('/name', cmd.name, { max: 120 });
-    if (cmd.webhookUrl !== undefined && cmd.webhookUrl !== null && !isHttpUrl(cmd.webhookUrl)) check.fail('/webhookUrl', 'must be an http(s) URL');
+    checkWebhookUrl(check, cmd.webhookUrl, destinations);
     check.throwIfAny('Invalid integration');
     const changes: IntegrationChanges = {
       ...(cmd.name === undefined ? {} : { name: cmd.name }),

@@ -77,7 +77,7 @@ export const makeAttemptDelivery =
     const attemptedAt = clock.now();
     let response: WebhookResponse;
     try {
-      const plaintexts = signingSecrets(secrets, delivery.secret, delivery.previousSecret);
+      const plaintexts = signingSecrets(secrets, delivery.integrationId, delivery.secret, delivery.previousSecret);
       response = await sender.send(signedWebhookRequest({ id: delivery.event.id, body: renderBody(delivery.event, delivery.apiVersion) }, delivery.url, plaintexts, attemptedAt));
     } catch (err) {
       // A secret that no configured key decrypts, or a sender bug: recorded like any failed attempt, so that it

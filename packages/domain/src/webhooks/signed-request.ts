@@ -35,11 +35,16 @@ export const signedWebhookRequest = (
  * replaced while its overlap lasts. That one is skipped when no configured key decrypts it any more (the operator
  * retired the encryption key it was sealed with before the overlap ended): receivers on the new secret still verify.
  */
-export const signingSecrets = (secrets: Pick<SecretBox, 'decrypt'>, current: EncryptedSecret, previous: EncryptedSecret | null): string[] => {
-  const plaintexts = [secrets.decrypt(current)];
+export const signingSecrets = (
+  secrets: Pick<SecretBox, 'decrypt'>,
+  integrationId: string,
+  current: EncryptedSecret,
+  previous: EncryptedSecret | null,
+): string[] => {
+  const plaintexts = [secrets.decrypt(current, integrationId)];
   if (previous) {
     try {
-      plaintexts.push(secrets.decrypt(previous));
+      plaintexts.push(secrets.decrypt(previous, integrationId));
     } catch {
       // See above: the overlap ends early rather than the delivery failing.
     }

@@ -43,7 +43,7 @@ export const makeTestWebhook =
     if (integration.webhookUrl === null) throw new WebhookNotConfiguredError();
     const sentAt = clock.now();
     const event = { id: randomUUID(), type: WEBHOOK_TEST_EVENT_TYPE, occurredAt: sentAt, data: { integrationId } };
-    const plaintexts = signingSecrets(secrets, stored.current, stored.previous);
+    const plaintexts = signingSecrets(secrets, integrationId, stored.current, stored.previous);
     const response = await sender.send(
       signedWebhookRequest({ id: event.id, body: renderBody(event, integration.apiVersion) }, integration.webhookUrl, plaintexts, sentAt),
     );

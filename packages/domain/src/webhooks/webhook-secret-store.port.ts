@@ -7,8 +7,11 @@ export interface StoredWebhookSecret {
 
 /** Webhook secrets as stored, for re-encrypting them under a new key (key rotation). */
 export interface WebhookSecretStore {
-  /** Up to `limit` secrets not encrypted under `keyId`, ordered by integration id, after `afterId` when given. */
-  listNotUnderKey(keyId: string, limit: number, afterId: string | null): Promise<StoredWebhookSecret[]>;
+  /**
+   * Up to `limit` secrets not encrypted under `keyId` or not bound to their integration (a nonce without
+   * `BOUND_NONCE_PREFIX`), ordered by integration id, after `afterId` when given.
+   */
+  listOutdated(keyId: string, limit: number, afterId: string | null): Promise<StoredWebhookSecret[]>;
   /**
    * Stores `next` only if the stored secret is still `expected` (compare and set), so that a concurrent change is
    * never overwritten; returns whether it was stored.

@@ -50,6 +50,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
       const row = await db
         .insertInto('integrations')
         .values({
+          id: input.id,
           garage_id: input.garageId,
           name: input.name,
           api_key_hash: input.apiKeyHash,

@@ -1,4 +1,4 @@
-import type { EncryptedSecret, WebhookSecretStore } from '@garage/domain';
+import { BOUND_NONCE_PREFIX, type EncryptedSecret, type WebhookSecretStore } from '@garage/domain';
 import type { Kysely } from 'kysely';
 import { withErrorMapping } from '../errors.js';
 import type { Database } from '../schema.js';
@@ -14,11 +14,11 @@ const COLUMN = {
 /** Webhook secrets on `integrations` (revoked integrations included: their rows still hold ciphertext). */
 export const makeWebhookSecretStore = (db: Kysely<Database>): WebhookSecretStore =>
   withErrorMapping({
-    async listNotUnderKey(keyId, limit, afterId) {
+    async listOutdated(keyId, limit, afterId) {
       let query = db
         .selectFrom('integrations')
         .select(['id', COLUMN.keyId, COLUMN.nonce, COLUMN.ciphertext, COLUMN.tag])
-        .where(COLUMN.keyId, '<>', keyId);
+        .where((eb) => eb.or([eb(COLUMN.keyId, '<>', keyId), eb(COLUMN.nonce, 'not like', `${BOUND_NONCE_PREFIX}%`)]));
       if (afterId !== null) query = query.where('id', '>', afterId);
       const rows = await query.orderBy('id').limit(limit).execute();
       return rows.map((row) => ({

@@ -26,7 +26,8 @@ export const fakeIntegrations = () => {
     add(garageId: string, options: TestIntegrationOptions) {
       const { input, plaintext } = newIntegration(garageId, options);
       const integration: Integration = {
-        id: randomUUID(),
+        // The id the secret is sealed to.
+        id: input.id,
         garageId,
         name: input.name,
         sync: input.sync,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { generateWebhookSecret, makeSecretBox, type NewIntegration, type SecretBox } from '../../index.js';
 
 /** The key ring test integrations' webhook secrets are sealed with, unless a test brings its own. */
@@ -20,15 +20,17 @@ export const newIntegration = (
   options: TestIntegrationOptions,
 ): { input: NewIntegration; plaintext: string } => {
   const plaintext = generateWebhookSecret();
+  const id = randomUUID();
   return {
     plaintext,
     input: {
+      id,
       garageId,
       name: 'Webhook integration',
       sync: { appointments: options.syncAppointments ?? false, catalog: false, stock: false },
       webhookUrl: options.webhookUrl,
       apiKeyHash: randomBytes(32).toString('hex'),
-      webhookSecret: (options.secretBox ?? secretBox).encrypt(plaintext),
+      webhookSecret: (options.secretBox ?? secretBox).encrypt(plaintext, id),
     },
   };
 };

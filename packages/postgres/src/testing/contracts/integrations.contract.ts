@@ -9,6 +9,7 @@ const noSync: SyncToggles = { appointments: false, catalog: false, stock: false 
 
 const newIntegration = (repos: Repositories, garageId: string, extra: Partial<NewIntegration> = {}) =>
   repos.integrations.create({
+    id: randomUUID(),
     garageId,
     name: 'Shop',
     sync: noSync,
