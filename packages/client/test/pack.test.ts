@@ -100,5 +100,5 @@ export const receive = (secret: string, headers: Headers, body: string): string 
     encoding: 'utf8',
     env: cleanEnv,
   });
-  t.equal(loaded.trim(), 'ApiError,createClient,verifyWebhook', "loads in the machine's Node");
+  t.equal(loaded.trim(), 'API_VERSION,ApiError,createClient,verifyWebhook', "loads in the machine's Node");
 });
