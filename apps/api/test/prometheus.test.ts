@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from '@garage/postgres/testing';
 import { startReceiver } from '@garage/webhook-delivery/testing';
+import { requireTestRedis } from '@garage/redis/testing';
 import t, { type Test } from 'tap';
 import { parse } from 'yaml';
 import { adminFor } from './admin.js';
@@ -20,8 +21,7 @@ import { startWorker } from './telemetry.js';
  * dashboard and the rules read. Every metric they name must be one of those the processes export.
  */
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
-if (!REDIS_URL) throw new Error('TEST_REDIS_URL is not set: this test needs a real Redis (see README)');
+const REDIS_URL = await requireTestRedis();
 const PROMETHEUS = ['/usr/bin/prometheus', '/usr/local/bin/prometheus'].find((path) => existsSync(path));
 if (!PROMETHEUS) throw new Error('prometheus is not installed: this test needs it (.ci/system-deps installs it)');
 
