@@ -86,7 +86,7 @@ t.test('integrations: create, list, rotate-key, revoke; keys and secrets are nev
   ]);
   t.ok(unknownToggle && unknownGarage && badUrl);
   t.equal(human.code, 0);
-  const shown = /^Created integration Accounting \((?<id>[0-9a-f-]{36})\)\n {2}API key: +(?<apiKey>[0-9a-f]{32})\n {2}webhook secret: +(?<webhookSecret>whsec_\S+)\n.*shown only once/.exec(human.stdout);
+  const shown = /^Created integration Accounting \((?<id>[0-9a-f-]{36})\), pinned to API version \d{4}-\d{2}-\d{2}\n {2}API key: +(?<apiKey>[0-9a-f]{32})\n {2}webhook secret: +(?<webhookSecret>whsec_\S+)\n.*shown only once/.exec(human.stdout);
   t.ok(shown, 'without --json: the id, key and secret, with a warning that they are shown once', { stdout: human.stdout });
   const bare = { id: '', apiKey: '', webhookSecret: '', ...shown?.groups };
 
@@ -110,7 +110,7 @@ t.test('integrations: create, list, rotate-key, revoke; keys and secrets are nev
   const afterRevoke = await cliJson(t, ['integration', 'list', '--garage', 'north'], env);
   t.same(afterRevoke.map((i: any) => [i.id, i.revoked]).sort(), [[shop.id, false], [bare.id, true]].sort());
   const humanList = await runCli(['integration', 'list', '--garage', 'north'], env);
-  t.match(humanList.stdout, `${bare.id}  Accounting  (revoked)\n  sync: none\n  webhook: none\n  last used: never`);
+  t.match(humanList.stdout, `${bare.id}  Accounting  (revoked)\n  sync: none\n  webhook: none\n  API version: ${LATEST}\n  last used: never`);
   t.match(humanList.stdout, `${shop.id}  Web shop\n  sync: appointments, catalog\n  webhook: https://shop.example/hooks\n`);
   await Promise.all([
     cliFails(t, ['integration', 'rotate-key', bare.id, '--json'], env, 2, [/NOT_FOUND/]),

@@ -34,7 +34,7 @@ t.test('the checker refuses links a reader with a clone cannot follow', async (t
       '',
       '[ok](docs/other.md#some-section) [ok](#a-code-heading) [ok](https://example.com/x) [ok](docs/)',
       '',
-      '[contract](docs/reference/contract.md)',
+      '[contract](../shared/CONTRACT.md)',
       '[absolute](/etc/hosts)',
       '[file](file:///etc/hosts)',
       '[missing](docs/missing.md)',

@@ -2,11 +2,12 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { parseEncryptionKey, type DemoCredentials } from '@garage/domain';
+import { makeDestinationPolicy, parseEncryptionKey, type DemoCredentials } from '@garage/domain';
 import { makeAdminUseCases } from '@garage/composition';
 import { createTestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
 
+const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128';
 const API_MAIN = fileURLToPath(new URL('../../../../apps/api/dist/main.js', import.meta.url));
 
 export interface DemoApi {
@@ -35,7 +36,8 @@ export const startDemoApi = async (t: Test): Promise<DemoApi> => {
   const database = await createTestDatabase('docs');
   t.teardown(() => database.drop());
   const encryptionKey = randomBytes(32).toString('base64');
-  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
+  // The guides' receiver listens on loopback, which webhook destinations may only be when allowed.
+  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], undefined, makeDestinationPolicy(LOOPBACK_NETWORKS.split(',')));
   const credentials = await admin.seedDemo();
   const webhookPort = await freePort();
   await admin.updateIntegration(credentials.integrations[0]!.id, { webhookUrl: `http://127.0.0.1:${webhookPort}/hooks` });
@@ -50,7 +52,7 @@ export const startDemoApi = async (t: Test): Promise<DemoApi> => {
         LOG_LEVEL: 'info',
         DATABASE_URL: database.url,
         ENCRYPTION_KEY: encryptionKey,
-        WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
+        WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS,
         // A failed delivery waits: the guides look at it as it is.
         WEBHOOK_RETRY_SCHEDULE: '1h',
       },
