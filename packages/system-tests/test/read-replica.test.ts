@@ -1,9 +1,7 @@
 import t from 'tap';
 import { connectPostgres, migrateToLatest } from '@garage/postgres';
-import { adminFor } from './admin.js';
-import { at, bookingBody, createBookingGarage, TUESDAY } from './appointments-support.js';
-import { ENCRYPTION_KEY, product, seedGarage } from './helper.js';
-import { eventually, http, privatePostgres, startApi } from './processes.js';
+import { adminFor, at, bookingBody, createBookingGarage, ENCRYPTION_KEY, product, seedGarage, TUESDAY } from './support/fixtures.js';
+import { eventually, http, privatePostgres, startApi } from './support/processes.js';
 
 /**
  * DATABASE_READ_URL (docs/reference/contract.md §6): with a real streaming replica, lists and availability read from it, so they
