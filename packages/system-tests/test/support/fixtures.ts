@@ -89,10 +89,6 @@ export const seedGarage = async (admin: AdminUseCases, slug = 'acme'): Promise<S
   };
 };
 
-/** The Tuesday the booking scenarios book on, as apps/api's appointments tests do. */
-export const TUESDAY = '2026-12-01';
-export const at = (date: string, hhmm: string, offset = '+01:00') => `${date}T${hhmm}:00${offset}`;
-
 export interface BookingGarage {
   id: string;
   slug: string;
