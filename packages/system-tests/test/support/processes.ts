@@ -14,7 +14,8 @@ import type { Test } from 'tap';
  * may stop, and a plain HTTP client that can choose its source address on loopback.
  */
 
-export const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+/** The API's build (this package depends on @garage/api, so turbo builds it before these tests run). */
+export const MAIN = fileURLToPath(new URL('../../../../apps/api/dist/main.js', import.meta.url));
 if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (pnpm build)`);
 
 const run = promisify(execFile);
