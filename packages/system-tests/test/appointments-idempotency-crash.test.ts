@@ -1,6 +1,6 @@
 import { createTestDatabase } from '@garage/postgres/testing';
 import t from 'tap';
-import { adminFor, bookingBody, createBookingGarage, ENCRYPTION_KEY } from './support/fixtures.js';
+import { adminFor, bookingBody, createBookingGarage, ENCRYPTION_KEY } from '@garage/composition/testing';
 import { eventually, http, startApi } from './support/processes.js';
 
 const addDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import t from 'tap';
 import { connectPostgres, migrateToLatest } from '@garage/postgres';
-import { adminFor, ENCRYPTION_KEY, seedGarage } from './support/fixtures.js';
+import { adminFor, ENCRYPTION_KEY, seedGarage } from '@garage/composition/testing';
 import { eventually, http, privatePostgres, startApi } from './support/processes.js';
 
 /**

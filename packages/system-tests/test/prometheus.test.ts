@@ -10,7 +10,7 @@ import { startReceiver } from '@garage/webhook-delivery/testing';
 import { requireTestRedis } from '@garage/redis/testing';
 import t, { type Test } from 'tap';
 import { parse } from 'yaml';
-import { adminFor, ENCRYPTION_KEY } from './support/fixtures.js';
+import { adminFor, ENCRYPTION_KEY } from '@garage/composition/testing';
 import { eventually, freePort, http, startApi, type ApiProcess } from './support/processes.js';
 import { startWorker } from './support/telemetry.js';
 

@@ -3,7 +3,7 @@ import { createTestDatabase } from '@garage/postgres/testing';
 import { connectRedis, waitForRedis } from '@garage/redis';
 import { requireTestRedis } from '@garage/redis/testing';
 import t from 'tap';
-import { adminFor, ENCRYPTION_KEY, seedGarage } from './support/fixtures.js';
+import { adminFor, ENCRYPTION_KEY, seedGarage } from '@garage/composition/testing';
 import { startApi } from './support/processes.js';
 
 const sharedRedisUrl = await requireTestRedis();

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { connectPostgres, migrateToLatest } from '@garage/postgres';
-import { adminFor, bookingBody, createBookingGarage, ENCRYPTION_KEY, product, seedGarage } from './support/fixtures.js';
+import { adminFor, bookingBody, createBookingGarage, ENCRYPTION_KEY, product, seedGarage } from '@garage/composition/testing';
 import { eventually, http, privatePostgres, startApi } from './support/processes.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createTestDatabase } from '@garage/postgres/testing';
 import { startRedisCluster } from '@garage/redis/testing';
 import t from 'tap';
-import { ENCRYPTION_KEY } from './support/fixtures.js';
+import { ENCRYPTION_KEY } from '@garage/composition/testing';
 import { startApi } from './support/processes.js';
 
 const UNKNOWN_VEHICLE = '00000000-0000-4000-8000-000000000000';

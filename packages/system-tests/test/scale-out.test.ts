@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { createTestDatabase } from '@garage/postgres/testing';
-import { adminFor, ENCRYPTION_KEY, seedGarage } from './support/fixtures.js';
+import { adminFor, ENCRYPTION_KEY, seedGarage } from '@garage/composition/testing';
 import { eventually, freePort, http, sleep, startApi, tcpProxy, type HttpOptions, type HttpResponse } from './support/processes.js';
 import { requireTestRedis } from '@garage/redis/testing';
 

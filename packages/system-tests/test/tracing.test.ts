@@ -2,7 +2,7 @@ import { createTestDatabase } from '@garage/postgres/testing';
 import { startReceiver } from '@garage/webhook-delivery/testing';
 import { requireTestRedis } from '@garage/redis/testing';
 import t from 'tap';
-import { adminFor, ENCRYPTION_KEY } from './support/fixtures.js';
+import { adminFor, ENCRYPTION_KEY } from '@garage/composition/testing';
 import { eventually, http, startApi } from './support/processes.js';
 import { startOtlpReceiver, startWorker, tracingEnv, type ExportedSpan } from './support/telemetry.js';
 

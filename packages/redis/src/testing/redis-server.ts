@@ -25,7 +25,7 @@ export interface RedisServer {
 }
 
 /** A TCP port that was free a moment ago, on loopback. */
-const freePort = (): Promise<number> =>
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = createServer();
     server.on('error', reject);

@@ -1,26 +1,30 @@
 import { randomBytes } from 'node:crypto';
-import { makeAdminUseCases, type AdminUseCases } from '@garage/composition';
-import { makeDestinationPolicy, parseEncryptionKey, type CreateGarageCommand, type ProductImportRow, type SyncToggle, type VehicleImportRow } from '@garage/domain';
+import {
+  makeDestinationPolicy,
+  parseEncryptionKey,
+  type CreateGarageCommand,
+  type ProductImportRow,
+  type SyncToggle,
+  type VehicleImportRow,
+} from '@garage/domain';
 import type { Db } from '@garage/postgres';
+import { makeAdminUseCases, type AdminUseCases } from '../admin-use-cases.js';
 
 /**
- * The data the system tests seed before starting processes, written through the operator's use cases (the same ones
- * as the CLI). The same garages as apps/api's test helpers seed, so that a scenario reads alike in both packages;
- * apps/api's helpers stay in apps/api, where they build the app in-process from its sources.
+ * The data tests seed, written through the operator's use cases (the same ones as the CLI), so that a scenario reads
+ * alike in the API's in-process tests, the system tests and the documentation's.
  */
 
+/** The ENCRYPTION_KEY of this test process: give it to the API under test so that both read the same secrets. */
 export const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
 /** `WEBHOOK_ALLOWED_NETWORKS` for tests whose webhook receivers listen on loopback, which is refused by default. */
 export const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128';
 
-/** The first API version, whose shapes the seeded integrations are pinned to (docs/reference/contract.md §8). */
+/** The first API version: the seeded integrations are pinned to it, and the tests written against it assert its shapes. */
 export const FIRST_VERSION = '2026-11-21';
 
-/**
- * The operator's use-cases on a database of the test's own, configured as with `WEBHOOK_ALLOWED_NETWORKS` set to
- * loopback, where the tests' webhook receivers listen.
- */
+/** The operator's use-cases on a test's database, configured as with `WEBHOOK_ALLOWED_NETWORKS` set to loopback. */
 export const adminFor = (db: Db): AdminUseCases =>
   makeAdminUseCases(db, [parseEncryptionKey(ENCRYPTION_KEY, 'ENCRYPTION_KEY')], undefined, makeDestinationPolicy(LOOPBACK_NETWORKS.split(',')));
 
@@ -104,7 +108,7 @@ export interface BookingGarage {
 
 let garageCount = 0;
 
-/** A garage created through the admin use-cases (the same ones as `garage create`), with its integrations. */
+/** A garage to book in (`booking-1`, `booking-2`, … in this process), with its integrations and two products. */
 export const createBookingGarage = async (
   admin: AdminUseCases,
   settings: Omit<CreateGarageCommand, 'slug' | 'name'> = {},
