@@ -17,7 +17,21 @@ t.test('garageSlug is checked (length, charset) before the garage is looked up',
   }
 });
 
-t.test('reads by garageSlug are public for shared caches; reads with a key and errors are not', async (t) => {
+t.test('by default reads by garageSlug are private, no-cache like every read, and errors carry no cache header', async (t) => {
+  const { app, admin } = await build(t);
+  const garage = await seedGarage(admin);
+  for (const path of ['/api/public/fleet', `/api/public/fleet/${garage.vehicleIds['V-1']}`]) {
+    const res = await app.inject({ method: 'GET', url: `${path}?garageSlug=${garage.slug}` });
+    t.equal(res.statusCode, 200);
+    t.equal(res.headers['cache-control'], 'private, no-cache', `${path}: the contract's default`);
+    t.equal(res.headers.vary, 'x-api-key', 'the same URL with a key is another answer');
+  }
+  const missing = await app.inject({ method: 'GET', url: '/api/public/fleet?garageSlug=no-such-garage' });
+  t.equal(missing.statusCode, 404);
+  t.equal(missing.headers['cache-control'], undefined);
+});
+
+t.test('where the operator allows it, reads by garageSlug are public for shared caches; reads with a key and errors are not', async (t) => {
   const { app, admin } = await build(t, { env: { PUBLIC_CACHE_MAX_AGE_SECONDS: '120' } });
   const garage = await seedGarage(admin);
   const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') => app.inject({ method, url, headers });

@@ -24,7 +24,7 @@ t.test('defaults', async (t) => {
     databasePoolMax: 10,
     databaseStatementTimeoutMs: 5000,
     shutdownDelayMs: 0,
-    publicCacheMaxAgeSeconds: 30,
+    publicCacheMaxAgeSeconds: null,
     metricsPort: 9464,
     metricsHost: '127.0.0.1',
   });
@@ -57,6 +57,8 @@ t.test('pool size, statement timeout and shutdown delay', async (t) => {
 });
 
 t.test('PUBLIC_CACHE_MAX_AGE_SECONDS: how long shared caches may keep a public fleet read', async (t) => {
+  t.equal(loadConfig({}).publicCacheMaxAgeSeconds, null, 'unset: public reads are private, no-cache like the others');
+  t.equal(loadConfig({ PUBLIC_CACHE_MAX_AGE_SECONDS: '30' }).publicCacheMaxAgeSeconds, 30);
   t.equal(loadConfig({ PUBLIC_CACHE_MAX_AGE_SECONDS: '300' }).publicCacheMaxAgeSeconds, 300);
   t.equal(loadConfig({ PUBLIC_CACHE_MAX_AGE_SECONDS: '0' }).publicCacheMaxAgeSeconds, 0, 'every reuse revalidated');
   t.equal(loadConfig({ PUBLIC_CACHE_MAX_AGE_SECONDS: '86400' }).publicCacheMaxAgeSeconds, 86_400);

@@ -44,7 +44,7 @@ const cacheStatus = (res: HttpResponse) => res.headers['x-cache-status'];
 const references = (res: HttpResponse) => res.json<{ data: { reference: string }[] }>().data.map((v) => v.reference);
 
 t.test('public fleet reads are served by the shared cache for their max-age', async (t) => {
-  const { admin, garage, nginx, answered, versions } = await showcase(t);
+  const { admin, garage, nginx, answered, versions } = await showcase(t, { PUBLIC_CACHE_MAX_AGE_SECONDS: '30' });
   const list = `${LIST_ROUTE}?garageSlug=${garage.slug}`;
   const item = `${LIST_ROUTE}/${garage.vehicleIds['V-1']}?garageSlug=${garage.slug}`;
 

@@ -12,8 +12,8 @@ declare module 'fastify' {
     etag?: boolean;
   }
   interface FastifyInstance {
-    /** The `Cache-Control` of a public read's 200 and 304. */
-    publicCacheControl: string;
+    /** The `Cache-Control` of a public read's 200 and 304; null while the operator has not opted in. */
+    publicCacheControl: string | null;
   }
   interface FastifyRequest {
     /**
@@ -26,12 +26,12 @@ declare module 'fastify' {
 }
 
 export interface HttpConventionsOptions {
-  /** How long shared caches may serve a public read without asking again (config `publicCacheMaxAgeSeconds`). */
-  publicMaxAgeSeconds?: number;
+  /**
+   * How long shared caches may serve a public read without asking again (config `publicCacheMaxAgeSeconds`). Null:
+   * public reads are `private, no-cache` like every other read, as the contract has it by default.
+   */
+  publicMaxAgeSeconds?: number | null;
 }
-
-/** The configuration's default (`PUBLIC_CACHE_MAX_AGE_SECONDS`), for apps assembled without it. */
-const DEFAULT_PUBLIC_MAX_AGE_SECONDS = 30;
 
 /**
  * Key-authenticated reads: a client may keep the body and must revalidate it before each reuse. Every reuse then goes
@@ -70,8 +70,9 @@ export const matches = (ifNoneMatch: string, etag: string) => {
 /** The headers of a cacheable response, 200 or 304 alike. */
 const validators = (reply: FastifyReply, etag: string): FastifyReply => {
   reply.header('etag', etag);
-  if (!reply.request.publicRead) return reply.header('cache-control', PRIVATE);
-  return addVary(reply.header('cache-control', reply.server.publicCacheControl), VERSION_HEADER);
+  const shared = reply.request.publicRead ? reply.server.publicCacheControl : null;
+  if (shared === null) return reply.header('cache-control', PRIVATE);
+  return addVary(reply.header('cache-control', shared), VERSION_HEADER);
 };
 
 /**
@@ -82,7 +83,7 @@ const validators = (reply: FastifyReply, etag: string): FastifyReply => {
 export const sendNotModified = (reply: FastifyReply, etag: string) => validators(reply, etag).code(304).send();
 
 const conditionalGet = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-  if (reply.statusCode >= 400 && request.publicRead) reply.header('cache-control', NO_STORE);
+  if (reply.statusCode >= 400 && request.publicRead && reply.server.publicCacheControl !== null) reply.header('cache-control', NO_STORE);
   if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
   // Encoded once: the hash, the socket and the list cache all take these bytes (a string would be encoded by each).
   const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
@@ -103,8 +104,8 @@ const conditionalGet = (request: FastifyRequest, reply: FastifyReply, payload: u
  * is set with the security headers (response-headers.ts).
  */
 export default fp(
-  async (app: FastifyInstance, { publicMaxAgeSeconds = DEFAULT_PUBLIC_MAX_AGE_SECONDS }: HttpConventionsOptions) => {
-    app.decorate('publicCacheControl', publicCacheControl(publicMaxAgeSeconds));
+  async (app: FastifyInstance, { publicMaxAgeSeconds = null }: HttpConventionsOptions) => {
+    app.decorate('publicCacheControl', publicMaxAgeSeconds === null ? null : publicCacheControl(publicMaxAgeSeconds));
     app.decorateRequest('publicRead', false);
     app.removeContentTypeParser('text/plain');
     // A callback hook: it never waits, and every request runs it.

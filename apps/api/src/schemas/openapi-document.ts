@@ -33,17 +33,18 @@ const CONDITIONAL = {
 const PUBLIC_CONDITIONAL = {
   etag: ETAG,
   'cache-control': header(
-    'With a key, `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Without one (`garageSlug`), ' +
-      '`public, max-age=30, stale-while-revalidate=60`: public data that browsers, CDNs and reverse proxies may serve ' +
-      'for `max-age` seconds without asking again (30 unless the operator chose another), then revalidate with the ' +
-      'ETag, serving the stale copy meanwhile for twice as long',
+    '`private, no-cache`: keep the body, revalidate it with `If-None-Match`. Where the operator lets shared caches ' +
+      'keep the public showcase (`PUBLIC_CACHE_MAX_AGE_SECONDS`, 30 recommended), a read without a key (`garageSlug`) ' +
+      'answers `public, max-age=30, stale-while-revalidate=60` instead: public data that browsers, CDNs and reverse ' +
+      'proxies may serve for `max-age` seconds without asking again, then revalidate with the ETag, serving the stale ' +
+      'copy meanwhile for twice as long',
   ),
 };
 const PUBLIC_VARY = header(
-  '`x-api-key`: the answer depends on the key; public answers (without a key) add `garage-version`, which selects the shape of the body',
+  '`x-api-key`: the answer depends on the key; public answers (without a key, where shared caches may keep them) add `garage-version`, which selects the shape of the body',
 );
 const PUBLIC_ERROR = {
-  'cache-control': header('`no-store` on an error answered without a key: no cache may keep it'),
+  'cache-control': header('`no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it'),
 };
 const RATE_LIMIT_STATE = {
   'ratelimit-limit': header('Requests allowed in the window', { type: 'integer' }),

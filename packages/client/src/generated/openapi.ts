@@ -3686,9 +3686,9 @@ export interface operations {
                     "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
-                    /** @description With a key, `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Without one (`garageSlug`), `public, max-age=30, stale-while-revalidate=60`: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again (30 unless the operator chose another), then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
+                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Where the operator lets shared caches keep the public showcase (`PUBLIC_CACHE_MAX_AGE_SECONDS`, 30 recommended), a read without a key (`garageSlug`) answers `public, max-age=30, stale-while-revalidate=60` instead: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again, then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
                     "cache-control"?: string;
-                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key) add `garage-version`, which selects the shape of the body */
+                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key, where shared caches may keep them) add `garage-version`, which selects the shape of the body */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
@@ -3713,9 +3713,9 @@ export interface operations {
                     "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
-                    /** @description With a key, `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Without one (`garageSlug`), `public, max-age=30, stale-while-revalidate=60`: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again (30 unless the operator chose another), then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
+                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Where the operator lets shared caches keep the public showcase (`PUBLIC_CACHE_MAX_AGE_SECONDS`, 30 recommended), a read without a key (`garageSlug`) answers `public, max-age=30, stale-while-revalidate=60` instead: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again, then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
                     "cache-control"?: string;
-                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key) add `garage-version`, which selects the shape of the body */
+                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key, where shared caches may keep them) add `garage-version`, which selects the shape of the body */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
@@ -3732,7 +3732,7 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `no-store` on an error answered without a key: no cache may keep it */
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
@@ -3753,7 +3753,7 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `no-store` on an error answered without a key: no cache may keep it */
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
@@ -3774,7 +3774,7 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `no-store` on an error answered without a key: no cache may keep it */
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
@@ -3843,7 +3843,7 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `no-store` on an error answered without a key: no cache may keep it */
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
@@ -3864,7 +3864,7 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `no-store` on an error answered without a key: no cache may keep it */
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
@@ -3910,9 +3910,9 @@ export interface operations {
                     "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
-                    /** @description With a key, `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Without one (`garageSlug`), `public, max-age=30, stale-while-revalidate=60`: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again (30 unless the operator chose another), then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
+                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Where the operator lets shared caches keep the public showcase (`PUBLIC_CACHE_MAX_AGE_SECONDS`, 30 recommended), a read without a key (`garageSlug`) answers `public, max-age=30, stale-while-revalidate=60` instead: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again, then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
                     "cache-control"?: string;
-                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key) add `garage-version`, which selects the shape of the body */
+                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key, where shared caches may keep them) add `garage-version`, which selects the shape of the body */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
@@ -3935,9 +3935,9 @@ export interface operations {
                     "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
-                    /** @description With a key, `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Without one (`garageSlug`), `public, max-age=30, stale-while-revalidate=60`: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again (30 unless the operator chose another), then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
+                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Where the operator lets shared caches keep the public showcase (`PUBLIC_CACHE_MAX_AGE_SECONDS`, 30 recommended), a read without a key (`garageSlug`) answers `public, max-age=30, stale-while-revalidate=60` instead: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again, then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
                     "cache-control"?: string;
-                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key) add `garage-version`, which selects the shape of the body */
+                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key, where shared caches may keep them) add `garage-version`, which selects the shape of the body */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
@@ -3954,7 +3954,7 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `no-store` on an error answered without a key: no cache may keep it */
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
@@ -3975,7 +3975,7 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `no-store` on an error answered without a key: no cache may keep it */
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
@@ -3996,7 +3996,7 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `no-store` on an error answered without a key: no cache may keep it */
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
@@ -4065,7 +4065,7 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `no-store` on an error answered without a key: no cache may keep it */
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
@@ -4086,7 +4086,7 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `no-store` on an error answered without a key: no cache may keep it */
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
                     "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
