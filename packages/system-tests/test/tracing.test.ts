@@ -78,6 +78,8 @@ t.test('a booking and its webhook delivery share one trace across the API and th
   }
   t.notOk(collector.spans.some((span) => String(span.attributes['url.path'] ?? '').includes('?')), 'no span carries a query string');
 
+  // Log lines reach stdout in batches, flushed every few hundred milliseconds: a busy machine may hold one back a while.
+  await eventually(async () => api.lines.some((line) => line.code === 'UNAUTHORIZED') && worker.lines.some((line) => line.msg === 'webhook delivered'));
   const refusal = api.lines.find((line) => line.code === 'UNAUTHORIZED');
   t.match(refusal, { trace_id: refused?.traceId, span_id: /^[0-9a-f]{16}$/ }, "the API's log line names its request's trace");
   const delivered = worker.lines.find((line) => line.msg === 'webhook delivered');
