@@ -1,5 +1,6 @@
 import { renderWebhookBody } from '@garage/versions';
 import {
+  cachedAvailableDays,
   deriveSubkey,
   makeAuthenticate,
   makeBookAppointment,
@@ -12,6 +13,7 @@ import {
   makeGetQuote,
   makeGetVehicle,
   makeIdempotent,
+  makeAvailableDays,
   makeListAvailability,
   makeListProducts,
   makeListStock,
@@ -48,6 +50,13 @@ import { cachedLookup } from './cached-lookup.js';
  * 5 s (docs/reference/contract.md §6); 2 s leaves room for clock skew and a slow query.
  */
 export const KEY_CACHE_TTL_MS = 2000;
+
+/**
+ * Memory for availability's computed days per instance (docs/operators/performance.md, "Availability"): a full
+ * 8-hour day of 30-minute starts takes ~2.5 KB, so some 1,600 such days (50 garages × a month), more when days are
+ * fuller or closed. Past it, the least recently used days are computed again when asked for.
+ */
+export const AVAILABILITY_CACHE_BYTES = 4 * 1024 * 1024;
 
 export interface UseCaseOptions {
   /** Tests move time without waiting. */
@@ -94,7 +103,12 @@ const makeApiUseCases = (
     getQuote: makeGetQuote({ quotes: replica.quotes, clock }),
     decideQuote: makeDecideQuote({ uow, clock }),
     bookAppointment: makeBookAppointment({ uow, clock }),
-    listAvailability: makeListAvailability({ garages: replica.garages, appointments: replica.appointments, clock }),
+    // Each day's starts are kept until its version, read with every request, moves: exact across instances.
+    listAvailability: makeListAvailability({
+      availability: replica.availability,
+      days: cachedAvailableDays(makeAvailableDays({ availability: replica.availability }), { maxBytes: AVAILABILITY_CACHE_BYTES }),
+      clock,
+    }),
     listAppointments: makeListAppointments({ garages: replica.garages, appointments: replica.appointments, cursors, clock }),
     getAppointment: makeGetAppointment({ garages: replica.garages, appointments: replica.appointments }),
     cancelAppointment: makeCancelAppointment({ uow, clock }),

@@ -6,8 +6,11 @@ import { minutesOfDay } from '../garages/opening-hours.js';
 import { LOCAL_DATE, type Checker } from '../kernel/validation.js';
 
 /**
- * The one slot model behind booking and availability (docs/reference/contract.md §4.1). Both use-cases go through `parse` (the
- * 400 rules) and `whyUnavailable` (the 409 rules), so a start that availability lists is a start that booking accepts.
+ * The one slot model behind booking and availability (docs/reference/contract.md §4.1). Booking goes through `parse`
+ * (the 400 rules) and `resolve` (the 409 rules); availability lists the `starts` of the dates not `closedOn`, cut by
+ * the `window`, which are the opening-hours, closure, notice and horizon rules `resolve` applies, written once here:
+ * a start that availability lists is a start that booking accepts. The time-independent part (`makeDayModel`) is
+ * what availability keeps per day.
  *
  * Time-zone decisions, all in the garage's IANA zone and all computed by Luxon:
  *
@@ -79,17 +82,45 @@ interface DayPlan {
   openings: { open: number; close: number }[];
 }
 
-export interface SlotModel {
-  /** The 400 rules of §4.1: records every problem in `check` and returns null when there is any. */
-  parse(input: CandidateInput, check: Checker): Candidate | null;
-  /** The 409 rules of §4.1: throws `DatesUnavailableError`, or returns the interval and its slots. */
-  resolve(candidate: Candidate, closures: readonly Closure[]): BookableInterval;
-  /** Every bookable interval of `durationMinutes` starting on the local dates `from`..`to` inclusive, ascending. */
-  candidates(from: string, to: string, durationMinutes: number, closures: readonly Closure[]): Generator<BookableInterval>;
+/**
+ * The part of the slot model that does not depend on the time: which intervals of a local date lie inside its opening
+ * hours. What it says about a date holds until the garage's settings change, so availability can keep it per day.
+ */
+export interface DayModel {
+  /**
+   * Every interval of `durationMinutes` starting on the local date `date` inside one of its opening intervals,
+   * ascending by start. The date's closures are not looked at (see `closedOn`), nor the notice and the horizon (see
+   * `SlotModel.window`).
+   */
+  starts(date: string, durationMinutes: number): BookableInterval[];
+  /** Whether one of `closures` covers the local date `date`: then nothing can be booked on it. */
+  closedOn(date: string, closures: readonly Closure[]): boolean;
   /** The garage's local date (`YYYY-MM-DD`) of an instant. */
   localDateOf(instant: Date): string;
   /** `[start of local date from, start of the local date after to)`: the instants the dates `from`..`to` span. */
   span(from: string, to: string): { from: Date; to: Date };
+}
+
+/** What the notice and the horizon leave bookable at one instant: a prefix of time and a suffix of dates are cut. */
+export interface BookingWindow {
+  /** Epoch milliseconds of the earliest start the notice allows (now + `minNoticeMinutes`). */
+  noticeUntilMs: number;
+  /** The local date of that instant: every start of an earlier date is too soon. */
+  firstDate: string;
+  /** The last local date the horizon allows (local today + `horizonDays`). */
+  lastDate: string;
+}
+
+export interface SlotModel extends DayModel {
+  /** The 400 rules of §4.1: records every problem in `check` and returns null when there is any. */
+  parse(input: CandidateInput, check: Checker): Candidate | null;
+  /** The 409 rules of §4.1: throws `DatesUnavailableError`, or returns the interval and its slots. */
+  resolve(candidate: Candidate, closures: readonly Closure[]): BookableInterval;
+  /**
+   * The notice and horizon rules at the model's "now". A start is bookable now when it is one of `starts` of a date
+   * not `closedOn`, no earlier than `noticeUntilMs`, on a date no later than `lastDate`: `resolve` applies the same rules.
+   */
+  window: BookingWindow;
 }
 
 /** A `YYYY-MM-DD` that names a day of the calendar (not 30 February): the day arithmetic gives it back unchanged. */
@@ -245,14 +276,11 @@ export const localRfc3339 = (instant: Date, zone: string): string => {
   return day ? fixedOffsetRfc3339(ms, day.offset) : toLocalRfc3339(instant, zone);
 };
 
-export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
+/** The time-independent internals shared by `makeDayModel` and `makeSlotModel`. */
+const makeCalendar = (settings: BookingSettings) => {
   const zone = settings.timezone;
   const iana = IANAZone.create(zone);
   const slotMs = settings.slotMinutes * MINUTE_MS;
-  const nowMs = now.getTime();
-  const noticeUntil = nowMs + settings.minNoticeMinutes * MINUTE_MS;
-  // Local today plus whole calendar days: date arithmetic on the cached day facts.
-  const lastBookableDate = addCalendarDays(localDateAt(nowMs, zone), settings.horizonDays);
 
   const wallMinutes = (dt: DateTime) => dt.hour * 60 + dt.minute;
   const factsOf = (date: string) => dayFactsOf(zone, date);
@@ -304,6 +332,8 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
     return grid.sort((a, b) => a - b);
   };
 
+  const closedOn = (date: string, closures: readonly Closure[]) => closures.some((c) => c.from <= date && date <= c.to);
+
   const planDay = (date: string, closures: readonly Closure[]): DayPlan => {
     const weekday = WEEKDAYS[DateTime.fromISO(date, { zone: 'utc' }).weekday - 1];
     const hours = weekday ? (settings.weeklyHours[weekday] ?? []) : [];
@@ -311,7 +341,7 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
     return {
       date,
       clock,
-      closed: closures.some((c) => c.from <= date && date <= c.to),
+      closed: closedOn(date, closures),
       openings: hours.map((iv) => ({
         open: boundary(date, clock, minutesOfDay(iv.start)),
         close: boundary(date, clock, minutesOfDay(iv.end)),
@@ -319,17 +349,8 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
     };
   };
 
-  const whyUnavailable = (day: DayPlan, start: number, end: number): string | null => {
-    if (day.closed) return `The garage is closed on ${day.date}`;
-    if (day.date > lastBookableDate) {
-      return `Appointments can be booked at most ${settings.horizonDays} days ahead (until ${lastBookableDate})`;
-    }
-    if (start < noticeUntil) return `Appointments need ${settings.minNoticeMinutes} minutes notice`;
-    if (!day.openings.some((o) => o.open <= start && end <= o.close)) {
-      return 'The appointment is not inside one opening interval of that day';
-    }
-    return null;
-  };
+  /** The rule of the opening hours: `[start, end)` lies inside one opening interval of its day. */
+  const insideOpening = (day: DayPlan, start: number, end: number) => day.openings.some((o) => o.open <= start && end <= o.close);
 
   const intervalOf = (start: number, durationMinutes: number, day: DayPlan): BookableInterval => {
     const end = start + durationMinutes * MINUTE_MS;
@@ -346,7 +367,48 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
     };
   };
 
+  const days: DayModel = {
+    starts(date, durationMinutes) {
+      const day = planDay(date, []);
+      if (day.openings.length === 0) return [];
+      const durationMs = durationMinutes * MINUTE_MS;
+      return gridOf(day)
+        .filter((start) => insideOpening(day, start, start + durationMs))
+        .map((start) => intervalOf(start, durationMinutes, day));
+    },
+    closedOn,
+    localDateOf: (instant) => localDateAt(instant.getTime(), zone),
+    span(from, to) {
+      return { from: new Date(factsOf(from).startMs), to: new Date(factsOf(addCalendarDays(to, 1)).startMs) };
+    },
+  };
+
+  return { zone, wallMinutes, planDay, insideOpening, intervalOf, days };
+};
+
+export const makeDayModel = (settings: BookingSettings): DayModel => makeCalendar(settings).days;
+
+export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
+  const { zone, wallMinutes, planDay, insideOpening, intervalOf, days } = makeCalendar(settings);
+  const nowMs = now.getTime();
+  const noticeUntilMs = nowMs + settings.minNoticeMinutes * MINUTE_MS;
+  // Local today plus whole calendar days: date arithmetic on the cached day facts.
+  const lastDate = addCalendarDays(localDateAt(nowMs, zone), settings.horizonDays);
+
+  const whyUnavailable = (day: DayPlan, start: number, end: number): string | null => {
+    if (day.closed) return `The garage is closed on ${day.date}`;
+    if (day.date > lastDate) {
+      return `Appointments can be booked at most ${settings.horizonDays} days ahead (until ${lastDate})`;
+    }
+    if (start < noticeUntilMs) return `Appointments need ${settings.minNoticeMinutes} minutes notice`;
+    if (!insideOpening(day, start, end)) return 'The appointment is not inside one opening interval of that day';
+    return null;
+  };
+
   return {
+    ...days,
+    window: { noticeUntilMs, firstDate: localDateAt(noticeUntilMs, zone), lastDate },
+
     parse(input, check) {
       const duration = checkBookingDuration(settings, input.durationMinutes, check);
       const raw = input.startsAt;
@@ -376,30 +438,12 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
       return duration === null ? null : { start: new Date(parsed.toMillis()), localDate: local.toISODate() as string, durationMinutes: duration };
     },
 
-    localDateOf: (instant) => localDateAt(instant.getTime(), zone),
-
     resolve(candidate, closures) {
       const start = candidate.start.getTime();
       const day = planDay(candidate.localDate, closures);
       const reason = whyUnavailable(day, start, start + candidate.durationMinutes * MINUTE_MS);
       if (reason !== null) throw new DatesUnavailableError(reason);
       return intervalOf(start, candidate.durationMinutes, day);
-    },
-
-    *candidates(from, to, durationMinutes, closures) {
-      for (let date = from; date <= to && date <= lastBookableDate; date = addCalendarDays(date, 1)) {
-        const day = planDay(date, closures);
-        if (day.closed || day.openings.length === 0) continue;
-        for (const start of gridOf(day)) {
-          if (whyUnavailable(day, start, start + durationMinutes * MINUTE_MS) === null) {
-            yield intervalOf(start, durationMinutes, day);
-          }
-        }
-      }
-    },
-
-    span(from, to) {
-      return { from: new Date(factsOf(from).startMs), to: new Date(factsOf(addCalendarDays(to, 1)).startMs) };
     },
   };
 };
