@@ -125,7 +125,7 @@ export {
   makeBookAppointment,
   type BookAppointmentCommand,
 } from './booking/book-appointment.js';
-export type { AvailabilityReader, DayPlaces, DayVersions, GarageCalendar } from './booking/availability-reader.port.js';
+export type { AvailabilityReader, CalendarQuery, DayPlaces, DayVersions, GarageCalendar } from './booking/availability-reader.port.js';
 export {
   makeAvailableDays,
   type AvailableDay,

@@ -8,6 +8,7 @@ import {
   DEFAULT_BOOKING,
   Checker,
   addCalendarDays,
+  calendarDates,
   checkLocalDate,
   fixedOffsetRfc3339,
   localDateAt,
@@ -223,4 +224,15 @@ t.test('the wall clock, not the UTC date, decides the local date for the horizon
   t.equal(await outcome(w.book({ startsAt: '2027-01-31T08:00:00+01:00' })), 'DATES_UNAVAILABLE');
   const last = await w.list('2027-01-29', '2027-01-31');
   t.equal(last.at(-1)?.startsAt, '2027-01-30T17:30:00+01:00');
+});
+
+t.test('calendarDates walks the calendar as addCalendarDays does, to the last date a database holds', async (t) => {
+  t.same(calendarDates('2028-02-27', '2028-03-01'), ['2028-02-27', '2028-02-28', '2028-02-29', '2028-03-01']);
+  t.same(calendarDates('9999-12-30', '9999-12-31'), ['9999-12-30', '9999-12-31']);
+  t.same(calendarDates('0001-01-01', '0001-01-02'), ['0001-01-01', '0001-01-02']);
+  t.same(calendarDates('2026-12-02', '2026-12-01'), []);
+  // Across DST changes of the host's zone too: the UTC calendar has none.
+  const dates = calendarDates('2026-01-01', '2026-12-31');
+  t.equal(dates.length, 365);
+  t.ok(dates.every((d, i) => i === 0 || addCalendarDays(dates[i - 1] as string, 1) === d));
 });

@@ -43,6 +43,7 @@ import fp from 'fastify-plugin';
 import { isFinalResponse } from '../http/idempotency.js';
 import { toHttpError } from '../plugins/error-handler.js';
 import type { Storage } from '@garage/composition';
+import { batchedCalendarReads } from './batched-calendars.js';
 import { cachedLookup } from './cached-lookup.js';
 
 /**
@@ -77,6 +78,7 @@ const makeApiUseCases = (
   const repos = makeRepositories(db);
   // Lists, items and availability may read a replica (DATABASE_READ_URL); writes and transactions use the primary.
   const replica = makeRepositories(reads.db);
+  const availability = batchedCalendarReads(replica.availability);
   const uow = makeUnitOfWork(db);
   // One per encryption key, the active key's first (see `makeCursorCodec`).
   const cursors = makeCursorCodec(storage.encryptionKeys.map((key) => deriveSubkey([key], 'cursor')));
@@ -105,8 +107,8 @@ const makeApiUseCases = (
     bookAppointment: makeBookAppointment({ uow, clock }),
     // Each day's starts are kept until its version, read with every request, moves: exact across instances.
     listAvailability: makeListAvailability({
-      availability: replica.availability,
-      days: cachedAvailableDays(makeAvailableDays({ availability: replica.availability }), { maxBytes: AVAILABILITY_CACHE_BYTES }),
+      availability,
+      days: cachedAvailableDays(makeAvailableDays({ availability }), { maxBytes: AVAILABILITY_CACHE_BYTES }),
       clock,
     }),
     listAppointments: makeListAppointments({ garages: replica.garages, appointments: replica.appointments, cursors, clock }),

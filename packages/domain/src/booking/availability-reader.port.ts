@@ -8,6 +8,13 @@ import type { BookedInterval } from './occupancy.js';
  */
 export type DayVersions = ReadonlyMap<string, number>;
 
+/** A garage and, when valid, the local dates an availability request asks for. */
+export interface CalendarQuery {
+  garageId: string;
+  /** Null when the request's dates are invalid: then the garage alone (its settings check the rest of the request). */
+  dates: { from: string; to: string } | null;
+}
+
 /** What an availability request needs before it computes anything, read at once. */
 export interface GarageCalendar {
   garage: Garage;
@@ -26,10 +33,11 @@ export interface DayPlaces {
 /** What availability reads (docs/operators/performance.md, "Availability"). */
 export interface AvailabilityReader {
   /**
-   * The garage, its closures overlapping the local dates `dates.from`..`dates.to`, and the versions of those dates, in
-   * one read; null for an unknown garage. Without `dates` (a query whose dates are invalid), the garage alone.
+   * For each query, in order: the garage, its closures overlapping the local dates `dates.from`..`dates.to` and the
+   * versions of those dates, read together; null for an unknown garage. Every query in one read, made after the call:
+   * requests that arrive together may share it (apps/api's composition batches them).
    */
-  findCalendar(garageId: string, dates: { from: string; to: string } | null): Promise<GarageCalendar | null>;
+  findCalendars(queries: readonly CalendarQuery[]): Promise<(GarageCalendar | null)[]>;
   /**
    * The places held over `span` (what `AppointmentReader.listOverlapping` returns) and the versions of the local dates
    * `from`..`to`, read in one snapshot: the places are never older than the versions they are returned with, so that

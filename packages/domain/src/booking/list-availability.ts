@@ -3,7 +3,7 @@ import type { Clock } from '../kernel/clock.port.js';
 import { Checker } from '../kernel/validation.js';
 import type { AvailabilityReader } from './availability-reader.port.js';
 import type { AvailableDays, AvailableStart, DayQuery } from './available-days.js';
-import { addCalendarDays, checkBookingDuration, checkLocalDate, makeSlotModel } from './slot-model.js';
+import { addCalendarDays, bookingWindow, calendarDates, checkBookingDuration, checkLocalDate, closedOn } from './slot-model.js';
 
 export const MAX_AVAILABILITY_DAYS = 31;
 
@@ -39,25 +39,25 @@ const checkDates = (q: AvailabilityQuery, check: Checker): { from: string; to: s
  * booking checks again under the lock.
  */
 export const makeListAvailability =
-  ({ availability, days, clock }: { availability: Pick<AvailabilityReader, 'findCalendar'>; days: AvailableDays; clock: Clock }) =>
+  ({ availability, days, clock }: { availability: Pick<AvailabilityReader, 'findCalendars'>; days: AvailableDays; clock: Clock }) =>
   async (q: AvailabilityQuery): Promise<AvailableStart[]> => {
     const check = new Checker();
     const dates = checkDates(q, check);
-    const calendar = await availability.findCalendar(q.garageId, dates);
+    const [calendar] = await availability.findCalendars([{ garageId: q.garageId, dates }]);
     if (!calendar) throw new NotFoundError('Garage not found');
     const duration = checkBookingDuration(calendar.garage.booking, q.durationMinutes, check);
     if (duration === null || check.details.length > 0) throw new ValidationError('Invalid availability query', check.details);
 
-    const model = makeSlotModel(calendar.garage.booking, clock.now());
-    const { noticeUntilMs, firstDate, lastDate } = model.window;
+    const { noticeUntilMs, firstDate, lastDate } = bookingWindow(calendar.garage.booking, clock.nowMs());
     const wanted: DayQuery[] = [];
     const first = q.from > firstDate ? q.from : firstDate;
-    for (let date = first; date <= q.to && date <= lastDate; date = addCalendarDays(date, 1)) {
-      if (!model.closedOn(date, calendar.closures)) wanted.push({ date, version: calendar.versions.get(date) ?? 0 });
+    const last = q.to < lastDate ? q.to : lastDate;
+    for (const date of first <= last ? calendarDates(first, last) : []) {
+      if (!closedOn(date, calendar.closures)) wanted.push({ date, version: calendar.versions.get(date) ?? 0 });
     }
     const result: AvailableStart[] = [];
     for (const day of await days.read(calendar.garage, wanted, duration)) {
-      // Starts ascend through the dates: only the first dates can hold starts within the notice.
+      // The notice cuts a prefix of the starts (they ascend through the dates).
       for (let i = 0; i < day.starts.length; i++) {
         if ((day.startMs[i] as number) >= noticeUntilMs) result.push(day.starts[i] as AvailableStart);
       }

@@ -8,9 +8,9 @@ import { LOCAL_DATE, type Checker } from '../kernel/validation.js';
 /**
  * The one slot model behind booking and availability (docs/reference/contract.md §4.1). Booking goes through `parse`
  * (the 400 rules) and `resolve` (the 409 rules); availability lists the `starts` of the dates not `closedOn`, cut by
- * the `window`, which are the opening-hours, closure, notice and horizon rules `resolve` applies, written once here:
- * a start that availability lists is a start that booking accepts. The time-independent part (`makeDayModel`) is
- * what availability keeps per day.
+ * the `bookingWindow`: the opening-hours, closure, notice and horizon rules `resolve` applies, written once here, so
+ * that a start availability lists is a start booking accepts. The time-independent part (`makeDayModel`) is what
+ * availability keeps per day.
  *
  * Time-zone decisions, all in the garage's IANA zone and all computed by Luxon:
  *
@@ -90,18 +90,16 @@ export interface DayModel {
   /**
    * Every interval of `durationMinutes` starting on the local date `date` inside one of its opening intervals,
    * ascending by start. The date's closures are not looked at (see `closedOn`), nor the notice and the horizon (see
-   * `SlotModel.window`).
+   * `bookingWindow`).
    */
   starts(date: string, durationMinutes: number): BookableInterval[];
-  /** Whether one of `closures` covers the local date `date`: then nothing can be booked on it. */
-  closedOn(date: string, closures: readonly Closure[]): boolean;
   /** The garage's local date (`YYYY-MM-DD`) of an instant. */
   localDateOf(instant: Date): string;
   /** `[start of local date from, start of the local date after to)`: the instants the dates `from`..`to` span. */
   span(from: string, to: string): { from: Date; to: Date };
 }
 
-/** What the notice and the horizon leave bookable at one instant: a prefix of time and a suffix of dates are cut. */
+/** What the notice and the horizon leave bookable at one instant: they cut a prefix of time and a suffix of dates. */
 export interface BookingWindow {
   /** Epoch milliseconds of the earliest start the notice allows (now + `minNoticeMinutes`). */
   noticeUntilMs: number;
@@ -116,11 +114,6 @@ export interface SlotModel extends DayModel {
   parse(input: CandidateInput, check: Checker): Candidate | null;
   /** The 409 rules of §4.1: throws `DatesUnavailableError`, or returns the interval and its slots. */
   resolve(candidate: Candidate, closures: readonly Closure[]): BookableInterval;
-  /**
-   * The notice and horizon rules at the model's "now". A start is bookable now when it is one of `starts` of a date
-   * not `closedOn`, no earlier than `noticeUntilMs`, on a date no later than `lastDate`: `resolve` applies the same rules.
-   */
-  window: BookingWindow;
 }
 
 /** A `YYYY-MM-DD` that names a day of the calendar (not 30 February): the day arithmetic gives it back unchanged. */
@@ -276,6 +269,44 @@ export const localRfc3339 = (instant: Date, zone: string): string => {
   return day ? fixedOffsetRfc3339(ms, day.offset) : toLocalRfc3339(instant, zone);
 };
 
+/** Whether one of `closures` covers the local date `date`: then nothing can be booked on it. */
+export const closedOn = (date: string, closures: readonly Closure[]): boolean => closures.some((c) => c.from <= date && date <= c.to);
+
+/**
+ * The notice and horizon rules at `nowMs`, which `resolve` applies too: a start is bookable now when it is one of the
+ * `starts` of a date not `closedOn`, no earlier than `noticeUntilMs`, on a date no later than `lastDate`. Cheap, as
+ * availability needs it per request.
+ */
+export const bookingWindow = (settings: BookingSettings, nowMs: number): BookingWindow => {
+  const noticeUntilMs = nowMs + settings.minNoticeMinutes * MINUTE_MS;
+  return {
+    noticeUntilMs,
+    firstDate: localDateAt(noticeUntilMs, settings.timezone),
+    // Local today plus whole calendar days: date arithmetic on the cached day facts.
+    lastDate: addCalendarDays(localDateAt(nowMs, settings.timezone), settings.horizonDays),
+  };
+};
+
+/** Ranges of dates by `from|to`: connectors ask for the same few ranges again and again. */
+const dateRanges = new LRUCache<string, readonly string[]>({ max: 1024 });
+
+/**
+ * Every date `from`..`to` inclusive (valid dates), by the UTC calendar, shared and never changed. Kept per range:
+ * writing each date of a range (a `Date` and its ISO string per date) was a tenth of a kept availability answer's
+ * CPU, for the same 31 strings each time.
+ */
+export const calendarDates = (from: string, to: string): readonly string[] => {
+  const key = `${from}|${to}`;
+  let dates = dateRanges.get(key);
+  if (dates === undefined) {
+    const start = Date.parse(`${from}T00:00:00Z`);
+    const count = Math.round((Date.parse(`${to}T00:00:00Z`) - start) / DAY_MS) + 1;
+    dates = Array.from({ length: Math.max(0, count) }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
+    dateRanges.set(key, dates);
+  }
+  return dates;
+};
+
 /** The time-independent internals shared by `makeDayModel` and `makeSlotModel`. */
 const makeCalendar = (settings: BookingSettings) => {
   const zone = settings.timezone;
@@ -332,8 +363,6 @@ const makeCalendar = (settings: BookingSettings) => {
     return grid.sort((a, b) => a - b);
   };
 
-  const closedOn = (date: string, closures: readonly Closure[]) => closures.some((c) => c.from <= date && date <= c.to);
-
   const planDay = (date: string, closures: readonly Closure[]): DayPlan => {
     const weekday = WEEKDAYS[DateTime.fromISO(date, { zone: 'utc' }).weekday - 1];
     const hours = weekday ? (settings.weeklyHours[weekday] ?? []) : [];
@@ -376,7 +405,6 @@ const makeCalendar = (settings: BookingSettings) => {
         .filter((start) => insideOpening(day, start, start + durationMs))
         .map((start) => intervalOf(start, durationMinutes, day));
     },
-    closedOn,
     localDateOf: (instant) => localDateAt(instant.getTime(), zone),
     span(from, to) {
       return { from: new Date(factsOf(from).startMs), to: new Date(factsOf(addCalendarDays(to, 1)).startMs) };
@@ -391,9 +419,7 @@ export const makeDayModel = (settings: BookingSettings): DayModel => makeCalenda
 export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
   const { zone, wallMinutes, planDay, insideOpening, intervalOf, days } = makeCalendar(settings);
   const nowMs = now.getTime();
-  const noticeUntilMs = nowMs + settings.minNoticeMinutes * MINUTE_MS;
-  // Local today plus whole calendar days: date arithmetic on the cached day facts.
-  const lastDate = addCalendarDays(localDateAt(nowMs, zone), settings.horizonDays);
+  const { noticeUntilMs, lastDate } = bookingWindow(settings, nowMs);
 
   const whyUnavailable = (day: DayPlan, start: number, end: number): string | null => {
     if (day.closed) return `The garage is closed on ${day.date}`;
@@ -407,7 +433,6 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
 
   return {
     ...days,
-    window: { noticeUntilMs, firstDate: localDateAt(noticeUntilMs, zone), lastDate },
 
     parse(input, check) {
       const duration = checkBookingDuration(settings, input.durationMinutes, check);

@@ -18,6 +18,11 @@ import { sql, type Kysely } from 'kysely';
  *   both: a statement's snapshot is taken before it waits for the lock, and would miss the bookings committed
  *   meanwhile; in a VOLATILE PL/pgSQL function under READ COMMITTED, each query takes a fresh snapshot, so the read
  *   sees every booking committed before the lock was granted.
+ * - `availability_calendar`: what every availability request reads first, in one call: the garage, its closures over
+ *   the dates asked for and the versions of those dates (as json, so that the function's signature does not repeat
+ *   the garage's columns). A PL/pgSQL function because its queries' plans are kept per connection, where the same
+ *   statement sent as text was planned on every request: about a third of the Postgres CPU per call (measured on
+ *   this machine, ~90–140 µs instead of ~270–330 µs). STABLE: its three reads share the calling statement's snapshot.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -51,9 +56,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       return query select p.starts_ms, p.ends_ms from booking_places(garage, earliest, window_from, window_to, exclude) p;
     end
     $$`.execute(db);
+
+  await sql`
+    create function availability_calendar(garage uuid, first_date date, last_date date)
+    returns table (garage_row json, closures json, versions json)
+    language plpgsql stable as $$
+    begin
+      return query select
+        (select to_json(g) from garages g where g.id = garage),
+        coalesce((select json_agg(json_build_object('id', c.id, 'garage_id', c.garage_id, 'from_date', c.from_date,
+                                                    'to_date', c.to_date, 'reason', c.reason) order by c.from_date, c.id)
+                    from garage_closures c
+                   where c.garage_id = garage and c.from_date <= last_date and c.to_date >= first_date), '[]'),
+        coalesce((select json_object_agg(to_char(d.local_date, 'YYYY-MM-DD'), d.version)
+                    from booking_days d
+                   where d.garage_id = garage and d.local_date between first_date and last_date), '{}');
+    end
+    $$`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop function availability_calendar(uuid, date, date)`.execute(db);
   await sql`drop function booking_places_under_lock(date, uuid, timestamptz, timestamptz, timestamptz, uuid)`.execute(db);
   await sql`drop function booking_places(uuid, timestamptz, timestamptz, timestamptz, uuid)`.execute(db);
   await sql`drop table booking_days`.execute(db);

@@ -1,12 +1,9 @@
-import { isUuid, type AvailabilityReader, type DayVersions } from '@garage/domain';
+import { isUuid, type AvailabilityReader, type CalendarQuery, type DayVersions, type GarageCalendar } from '@garage/domain';
 import { sql } from 'kysely';
 import type { Executor, GarageRow } from '../schema.js';
 import { placesArguments, toInterval, type PlaceRow } from './appointment-repository.js';
 import { toClosure, toGarage, type ClosureRow } from './garage-repository.js';
 import { toNumber } from './numbers.js';
-
-/** A date as `YYYY-MM-DD` whatever the session's DateStyle (a json key is the date's text output, which follows it). */
-const dayText = sql`to_char(d.local_date, 'YYYY-MM-DD')`;
 
 /** `booking_days` rows as versions by date. */
 const versionsOf = (entries: Iterable<[string, string | number | bigint]>): DayVersions => {
@@ -15,26 +12,30 @@ const versionsOf = (entries: Iterable<[string, string | number | bigint]>): DayV
   return versions;
 };
 
-type CalendarRow = GarageRow & { closures: ClosureRow[]; versions: Record<string, number> };
+/** The garage as `to_json` writes a row: its timestamp as an RFC 3339 string. */
+type GarageJson = Omit<GarageRow, 'created_at'> & { created_at: string };
 
-/** `findCalendar`'s statement with dates: the garage, and with it its closures and the versions of the dates, as json. */
-export const calendarStatement = (garageId: string, dates: { from: string; to: string }) => sql<CalendarRow>`
-  select g.*,
-         coalesce((select json_agg(json_build_object('id', c.id, 'garage_id', c.garage_id, 'from_date', c.from_date,
-                                                     'to_date', c.to_date, 'reason', c.reason) order by c.from_date, c.id)
-                     from garage_closures c
-                    where c.garage_id = g.id and c.from_date <= ${dates.to} and c.to_date >= ${dates.from}), '[]') as closures,
-         coalesce((select json_object_agg(${dayText}, d.version)
-                     from booking_days d
-                    where d.garage_id = g.id and d.local_date between ${dates.from} and ${dates.to}), '{}') as versions
-    from garages g
-   where g.id = ${garageId}`;
+/**
+ * `findCalendars`' statement: the function `availability_calendar` (migration 0009), whose plans Postgres keeps per
+ * connection, once per query, in the order given (`ordinal`). Dates null: no closure and no version match, the garage
+ * alone.
+ */
+export const calendarsStatement = (queries: readonly CalendarQuery[]) => sql<{
+  ordinal: string | number;
+  garage_row: GarageJson | null;
+  closures: ClosureRow[];
+  versions: Record<string, number>;
+}>`
+  select q.ordinal, c.garage_row, c.closures, c.versions
+    from unnest(${queries.map((q) => q.garageId)}::uuid[], ${queries.map((q) => q.dates?.from ?? null)}::date[],
+                ${queries.map((q) => q.dates?.to ?? null)}::date[]) with ordinality as q(garage, first_date, last_date, ordinal),
+         lateral availability_calendar(q.garage, q.first_date, q.last_date) as c`;
 
 /** `readPlaces`' statement: one statement, so one snapshot; the places are as new as the versions, never older. */
 export const placesStatement = (garageId: string, from: string, to: string, span: { from: Date; to: Date }) => sql<
   { day: string | null; version: string | number | null } & PlaceRow
 >`
-  select ${dayText} as day, d.version, null::float8 as starts_ms, null::float8 as ends_ms
+  select to_char(d.local_date, 'YYYY-MM-DD') as day, d.version, null::float8 as starts_ms, null::float8 as ends_ms
     from booking_days d
    where d.garage_id = ${garageId} and d.local_date between ${from} and ${to}
   union all
@@ -42,19 +43,27 @@ export const placesStatement = (garageId: string, from: string, to: string, span
     from booking_places(${placesArguments(garageId, span.from, span.to)}) p`;
 
 /**
- * Availability's reads (port `AvailabilityReader`), as SQL written once: `findCalendar` runs on every availability
- * request. Both read `booking_days` by its primary key, and the places through `booking_places` (migration 0009).
+ * Availability's reads (port `AvailabilityReader`): `findCalendars` runs for every availability request, `readPlaces`
+ * when days are computed. Both read `booking_days` by its primary key, and the places through `booking_places`
+ * (migration 0009).
  */
 export const makeAvailabilityReader = (db: Executor): AvailabilityReader => ({
-  async findCalendar(garageId, dates) {
-    if (!isUuid(garageId)) return null;
-    if (dates === null) {
-      const { rows } = await sql<GarageRow>`select * from garages where id = ${garageId}`.execute(db);
-      return rows[0] ? { garage: toGarage(rows[0]), closures: [], versions: new Map() } : null;
+  async findCalendars(queries) {
+    const calendars: (GarageCalendar | null)[] = queries.map(() => null);
+    // A malformed id names no garage.
+    const asked = queries.flatMap((query, at) => (isUuid(query.garageId) ? [{ query, at }] : []));
+    if (asked.length === 0) return calendars;
+    for (const row of (await calendarsStatement(asked.map((a) => a.query)).execute(db)).rows) {
+      const garage = row.garage_row;
+      if (!garage) continue;
+      // json writes a `date` as YYYY-MM-DD, the string the `date` parser gives (column-types.ts).
+      calendars[(asked[toNumber(row.ordinal) - 1] as (typeof asked)[number]).at] = {
+        garage: toGarage({ ...garage, created_at: new Date(garage.created_at) }),
+        closures: row.closures.map(toClosure),
+        versions: versionsOf(Object.entries(row.versions)),
+      };
     }
-    const row = (await calendarStatement(garageId, dates).execute(db)).rows[0];
-    // json_agg writes a `date` as YYYY-MM-DD, the string the `date` parser gives (column-types.ts).
-    return row ? { garage: toGarage(row), closures: row.closures.map(toClosure), versions: versionsOf(Object.entries(row.versions)) } : null;
+    return calendars;
   },
 
   async readPlaces(garageId, from, to, span) {

@@ -300,11 +300,18 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       assert.deepEqual(await versions(), { '2030-01-06': 1, '2030-01-07': 2, '2030-01-08': 1 });
       assert.deepEqual(Object.fromEntries((await f.availability.readPlaces(f.garageId, '2030-01-07', '2030-01-07', SPAN)).versions), { '2030-01-07': 2 }, 'only the dates asked for');
       assert.deepEqual(await versions(f.otherGarageId), {}, "another garage's dates keep theirs");
-      const calendar = await f.availability.findCalendar(f.garageId, DAYS);
+      const [calendar, later, bare, unknown] = await f.availability.findCalendars([
+        { garageId: f.garageId, dates: DAYS },
+        { garageId: f.garageId, dates: { from: '2030-01-08', to: '2030-01-09' } },
+        { garageId: f.garageId, dates: null },
+        { garageId: f.otherGarageId, dates: DAYS },
+      ]);
       assert.equal(calendar?.garage.id, f.garageId);
-      assert.deepEqual(Object.fromEntries(calendar?.versions ?? []), { '2030-01-06': 1, '2030-01-07': 2, '2030-01-08': 1 }, 'findCalendar reads the same versions');
-      assert.deepEqual(Object.fromEntries((await f.availability.findCalendar(f.garageId, { from: '2030-01-08', to: '2030-01-09' }))?.versions ?? []), { '2030-01-08': 1 });
-      assert.deepEqual((await f.availability.findCalendar(f.garageId, null))?.versions.size, 0, 'without dates, the garage alone');
+      assert.deepEqual(Object.fromEntries(calendar?.versions ?? []), { '2030-01-06': 1, '2030-01-07': 2, '2030-01-08': 1 }, 'findCalendars reads the same versions');
+      assert.deepEqual(Object.fromEntries(later?.versions ?? []), { '2030-01-08': 1 }, 'each query its own dates, in order');
+      assert.equal(bare?.versions.size, 0, 'without dates, the garage alone');
+      assert.deepEqual([unknown?.garage.id, unknown?.versions.size], [f.otherGarageId, 0]);
+      assert.deepEqual(await f.availability.findCalendars([]), []);
     },
   },
   {

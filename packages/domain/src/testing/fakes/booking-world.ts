@@ -102,7 +102,7 @@ export const bookingWorld = (options: WorldOptions = {}) => {
   /** The dates of every read of places availability made, `from..to`: what it computed. */
   const placeReads: string[] = [];
   const reader: AvailabilityReader = {
-    findCalendar: (garageId, dates) => committed.findCalendar(garageId, dates),
+    findCalendars: (queries) => committed.findCalendars(queries),
     readPlaces: (garageId, from, to, span) => {
       placeReads.push(`${from}..${to}`);
       return committed.readPlaces(garageId, from, to, span);

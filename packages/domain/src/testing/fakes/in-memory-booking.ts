@@ -254,12 +254,15 @@ export const makeInMemoryBooking = ({
     committed: () => structuredClone(rows),
     events: () => structuredClone(published),
     availabilityOver: (garages) => ({
-      async findCalendar(garageId, dates) {
-        const garage = await garages.findById(garageId);
-        if (!garage || !dates) return garage && { garage, closures: [], versions: new Map() };
-        const closures = await garages.listClosures(garageId, dates.from, dates.to);
-        return { garage, closures, versions: versionsOf(garageId, dates.from, dates.to) };
-      },
+      findCalendars: (queries) =>
+        Promise.all(
+          queries.map(async ({ garageId, dates }) => {
+            const garage = await garages.findById(garageId);
+            if (!garage || !dates) return garage && { garage, closures: [], versions: new Map() };
+            const closures = await garages.listClosures(garageId, dates.from, dates.to);
+            return { garage, closures, versions: versionsOf(garageId, dates.from, dates.to) };
+          }),
+        ),
       async readPlaces(garageId, from, to, span) {
         await tick();
         // Versions and places of the same committed state, as one statement reads them.
