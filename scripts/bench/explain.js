@@ -37,7 +37,6 @@ const readsOf = async (repositories, probe, { big, regular, busy }, pool) => {
   const middle = { sortValue: rows[0].updated_at, id: rows[0].id };
   const list = { limit: 100, after: null, updatedSince: null };
   const month = busyRange();
-  const span = { from: new Date(`${month.from}T00:00:00Z`), to: new Date(Date.parse(`${month.to}T00:00:00Z`) + 86_400_000) };
   return [
     ['products, first page', () => repositories.products.list({ ...list, garageId: big.id, sku: null, includeInactive: false })],
     ['products, page 500 of 1,000 (cursor)', () => repositories.products.list({ ...list, garageId: big.id, sku: null, includeInactive: false, after: middle })],
@@ -49,8 +48,10 @@ const readsOf = async (repositories, probe, { big, regular, busy }, pool) => {
     ['list version probe, products of 50 garages', () => probe.versions('products', regular.map((g) => g.id))],
     ['list version probe, stock', () => probe.versions('stock', [big.id])],
     ['list version probe, vehicles', () => probe.versions('vehicles', [regular[0].id])],
+    // Its read of places, when days are computed, is not here: the busy garage holds nearly every appointment of
+    // this data set, so Postgres rightly reads the table whole; packages/postgres/test/appointment-queries.test.ts
+    // proves the index serves it.
     ['availability: garage, closures and day versions (every request)', () => repositories.availability.findCalendars([{ garageId: busy.id, dates: month }])],
-    ['availability: versions and places of 31 busy days (days computed again)', () => repositories.availability.readPlaces(busy.id, month.from, month.to, span)],
   ];
 };
 
