@@ -53,9 +53,9 @@ import { cachedLookup } from './cached-lookup.js';
 export const KEY_CACHE_TTL_MS = 2000;
 
 /**
- * Memory for availability's computed days per instance (docs/operators/performance.md, "Availability"): a full
- * 8-hour day of 30-minute starts takes ~2.5 KB, so some 1,600 such days (50 garages × a month), more when days are
- * fuller or closed. Past it, the least recently used days are computed again when asked for.
+ * Memory for availability's computed days per instance (docs/operators/performance.md, "Availability"): a day with
+ * every start of 8 opening hours free, in 30-minute slots, takes ~2.5 KB, so at least some 1,600 days (50 garages ×
+ * a month), more as days fill up. Past it, the least recently used days are computed again when asked for.
  */
 export const AVAILABILITY_CACHE_BYTES = 4 * 1024 * 1024;
 
