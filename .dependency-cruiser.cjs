@@ -85,8 +85,8 @@ module.exports = {
       name: 'no-test-code-in-product',
       comment: 'Product sources (apps/*/src, packages/*/src outside src/testing/) never import a testing entry or a test/ folder.',
       severity: 'error',
-      from: { path: '^(apps|packages)/[^/]+/src', pathNot: '^packages/[^/]+/src/testing/' },
-      to: { path: ['^packages/[^/]+/(src|dist)/testing/', '(^|node_modules/)@garage/[^/]+/testing($|/)', '/test/'] },
+      from: { path: '^(apps|packages)/[^/]+/src', pathNot: '^(apps|packages)/[^/]+/src/testing/' },
+      to: { path: ['^(apps|packages)/[^/]+/(src|dist)/testing/', '(^|node_modules/)@garage/[^/]+/testing($|/)', '/test/'] },
     },
     {
       name: 'no-circular',

@@ -62,7 +62,11 @@ Errors: every error body is \`{"error": "...", "code": "..."}\`; 400 validation 
 
 Lists: \`limit\` (1–500, default 100), opaque \`cursor\` from \`nextCursor\`, \`updatedSince\` (RFC 3339).
 Every list and item GET sends a strong \`ETag\` and \`Cache-Control: private, no-cache\`; a matching
-\`If-None-Match\` gives 304. Every response carries \`x-request-id\`.
+\`If-None-Match\` gives 304. Where the operator lets shared caches keep the public showcase, fleet reads by
+\`garageSlug\` (no key) answer \`Cache-Control: public, max-age=30, stale-while-revalidate=60\` (or the operator's
+\`max-age\`) and \`Vary: x-api-key, garage-version\`, so that a CDN or reverse proxy may serve them; their errors then
+send \`Cache-Control: no-store\`.
+Every response carries \`x-request-id\`.
 
 Rate limits, per client IP and endpoint: lead 5 per minute, quote accept and refuse 5 per 15 minutes each (every
 request counts, errors included). Limited endpoints send \`ratelimit-limit\`, \`ratelimit-remaining\` and
@@ -168,7 +172,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   });
 
   await app.register(gracefulClose);
-  await app.register(httpConventions);
+  await app.register(httpConventions, { publicMaxAgeSeconds: config.publicCacheMaxAgeSeconds });
   await app.register(errorHandler);
   await app.register(wellFormedText);
   await app.register(readiness, { probeShareMs: overrides.readinessShareMs });

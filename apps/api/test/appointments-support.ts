@@ -1,9 +1,9 @@
-import type { CreateGarageCommand } from '@garage/domain';
 import { testClock, type TestClock } from '@garage/domain/testing';
 import type { Test } from 'tap';
 import type { App } from '../src/index.js';
-import { build, FIRST_VERSION, product, type Built } from './helper.js';
-import type { AdminUseCases } from '@garage/composition';
+import { build, type Built } from './helper.js';
+
+export { bookingBody, createBookingGarage, customer, type BookingGarage } from '@garage/composition/testing';
 
 /** Monday 2026-11-30 09:00 in Paris (UTC+1): Tuesday 2026-12-01 is bookable, with 120 minutes notice. */
 export const MONDAY_9AM = '2026-11-30T08:00:00Z';
@@ -26,44 +26,6 @@ export const buildBookingApp = async (
   const built = await build(t, { clock, idempotencyPurgeIntervalMs, env: { DELIVER_WEBHOOKS: 'false' } });
   return { ...built, clock };
 };
-
-export interface BookingGarage {
-  id: string;
-  slug: string;
-  /** syncAppointments and a webhook URL. */
-  shop: { id: string; key: string };
-  /** syncAppointments, no webhook URL. */
-  partner: { id: string; key: string };
-  /** syncCatalog only, with a webhook URL: may not book, receives no appointment event. */
-  catalog: { id: string; key: string };
-  /** Product ids by sku: A-1, B-2. */
-  products: Record<string, string>;
-}
-
-let garageCount = 0;
-
-/** A garage created through the admin use-cases (the same ones as `garage create`), with its integrations. */
-export const createBookingGarage = async (
-  admin: AdminUseCases,
-  settings: Omit<CreateGarageCommand, 'slug' | 'name'> = {},
-): Promise<BookingGarage> => {
-  garageCount += 1;
-  const slug = `booking-${garageCount}`;
-  const garage = await admin.createGarage({ slug, name: `Garage ${slug}`, ...settings });
-  const integration = async (name: string, sync: ('appointments' | 'catalog')[], webhookUrl: string | null) => {
-    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl, apiVersion: FIRST_VERSION });
-    return { id: created.integration.id, key: created.apiKey };
-  };
-  const shop = await integration('shop', ['appointments'], 'http://127.0.0.1:9/hooks/shop');
-  const partner = await integration('partner', ['appointments'], null);
-  const catalog = await integration('catalog', ['catalog'], 'http://127.0.0.1:9/hooks/catalog');
-  const { ids } = await admin.importProducts(slug, [product('A-1'), product('B-2')]);
-  return { id: garage.id, slug, shop, partner, catalog, products: ids };
-};
-
-export const customer = { name: 'Jeanne Martin', email: 'jeanne@example.com' };
-
-export const bookingBody = (startsAt: string, extra: Record<string, unknown> = {}) => ({ startsAt, customer, ...extra });
 
 export const postAppointment = (
   app: App,

@@ -33,13 +33,17 @@ t.test('CORS: public endpoints allow cross-origin calls, key endpoints send no C
       const res = await app.inject({
         method: 'OPTIONS',
         url,
-        headers: { origin: ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+        headers: { origin: ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match, garage-version' },
       });
       t.equal(res.statusCode, 204, url);
       t.equal(res.headers['access-control-allow-origin'], '*');
       t.match(res.headers['access-control-allow-methods'], /GET/);
       t.match(res.headers['access-control-allow-headers'], /If-None-Match/i);
+      t.match(res.headers['access-control-allow-headers'], /Garage-Version/i, 'a page may choose its version, as @garage/client does');
     }
+    const read = await app.inject({ method: 'GET', url: `/api/public/fleet?garageSlug=${garage.slug}`, headers: { origin: ORIGIN, 'garage-version': '2026-11-26' } });
+    t.equal(read.statusCode, 200);
+    t.match(read.headers['access-control-expose-headers'], /Garage-Version/i, 'and read which version answered');
   });
 
   t.test('the OpenAPI document is readable cross-origin', async (t) => {

@@ -1,14 +1,23 @@
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import type { Clock, ProductImportRow, SyncToggle, VehicleImportRow } from '@garage/domain';
+import type { Clock } from '@garage/domain';
 import { createTestDatabase, type TestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
 import { buildApp, loadConfig, type App, type AppOverrides } from '../src/index.js';
-import { adminFor } from './admin.js';
 import { makeVersionedConformanceCheck } from './openapi-conformance.js';
 import type { AdminUseCases } from '@garage/composition';
+import { adminFor, ENCRYPTION_KEY, LOOPBACK_NETWORKS } from '@garage/composition/testing';
 
-export const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+export {
+  adminFor,
+  ENCRYPTION_KEY,
+  FIRST_VERSION,
+  LOOPBACK_NETWORKS,
+  product,
+  seedGarage,
+  vehicle,
+  type SeededGarage,
+} from '@garage/composition/testing';
+
 
 /** Every log line the app wrote, parsed. */
 export class LogCapture extends Writable {
@@ -77,8 +86,6 @@ export const checkResponsesAgainstDocument = (app: App): void => {
   });
 };
 
-/** `WEBHOOK_ALLOWED_NETWORKS` for tests whose webhook receivers listen on loopback, which is refused by default. */
-export const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128';
 export const LOOPBACK_WEBHOOKS = { WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS };
 
 export const build = async (t: Test, options: BuildOptions = {}): Promise<Built> => {
@@ -106,74 +113,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
   return { app, admin: adminFor(db.handle.db), db };
 };
 
-export const product = (sku: string, extra: Partial<ProductImportRow> = {}): ProductImportRow => ({
-  sku,
-  name: `Product ${sku}`,
-  priceCents: 1000,
-  vatRate: 20,
-  unit: 'piece',
-  ...extra,
-});
-
-export const vehicle = (reference: string, extra: Partial<VehicleImportRow> = {}): VehicleImportRow => ({
-  reference,
-  make: 'Peugeot',
-  model: '208',
-  year: 2021,
-  mileageKm: 30000,
-  fuel: 'petrol',
-  gearbox: 'manual',
-  priceCents: 1500000,
-  ...extra,
-});
-
-export interface SeededGarage {
-  slug: string;
-  /** Keys by what the integration may do. */
-  keys: { all: string; catalog: string; stock: string; none: string };
-  integrationIds: { all: string; catalog: string; stock: string; none: string };
-  productIds: Record<string, string>;
-  vehicleIds: Record<string, string>;
-}
-
-/**
- * A garage with one integration per toggle combination that matters here, a small catalog with stock, and a fleet
- * with one vehicle of each status.
- */
-export const seedGarage = async (admin: AdminUseCases, slug = 'acme'): Promise<SeededGarage> => {
-  await admin.createGarage({ slug, name: `Garage ${slug}` });
-  const integration = async (name: string, sync: SyncToggle[]) => {
-    // Pinned to the first version: the tests written against it assert its shapes (docs/reference/contract.md §8).
-    const created = await admin.createIntegration({ garageSlug: slug, name, sync, webhookUrl: null, apiVersion: FIRST_VERSION });
-    return { key: created.apiKey, id: created.integration.id };
-  };
-  const all = await integration('all', ['appointments', 'catalog', 'stock']);
-  const catalog = await integration('catalog only', ['catalog']);
-  const stock = await integration('stock only', ['stock']);
-  const none = await integration('no toggle', []);
-  const products = await admin.importProducts(slug, [product('A-1'), product('B-2', { description: 'Second' }), product('C-3')]);
-  await admin.importStock(slug, [
-    { sku: 'A-1', quantity: 5 },
-    { sku: 'B-2', quantity: 0 },
-    { sku: 'C-3', quantity: 12 },
-  ]);
-  const vehicles = await admin.importVehicles(slug, [
-    vehicle('V-1', { make: 'Peugeot', fuel: 'petrol', photos: ['https://img.example/v1.jpg'] }),
-    vehicle('V-2', { make: 'Renault', fuel: 'diesel', status: 'reserved' }),
-    vehicle('V-3', { make: 'Tesla', fuel: 'electric' }),
-    vehicle('V-SOLD', { make: 'Peugeot', status: 'sold' }),
-  ]);
-  return {
-    slug,
-    keys: { all: all.key, catalog: catalog.key, stock: stock.key, none: none.key },
-    integrationIds: { all: all.id, catalog: catalog.id, stock: stock.id, none: none.id },
-    productIds: products.ids,
-    vehicleIds: vehicles.ids,
-  };
-};
-
-/** The first API version, whose shapes most tests assert; `LATEST_VERSION` is the newest. */
-export const FIRST_VERSION = '2026-11-21';
+/** The newest API version; `FIRST_VERSION`, which the seeded integrations are pinned to, is the oldest. */
 export const LATEST_VERSION = '2026-11-26';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

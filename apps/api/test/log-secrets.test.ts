@@ -1,5 +1,6 @@
 import t from 'tap';
-import { at, bookingBody, createBookingGarage, TUESDAY } from './appointments-support.js';
+import { testClock } from '@garage/domain/testing';
+import { at, bookingBody, createBookingGarage, MONDAY_9AM, TUESDAY } from './appointments-support.js';
 import { build, LogCapture, seedGarage } from './helper.js';
 
 /**
@@ -9,7 +10,7 @@ import { build, LogCapture, seedGarage } from './helper.js';
  */
 t.test('no key, token, webhook secret or idempotency scope reaches the logs, at trace level', async (t) => {
   const logs = new LogCapture();
-  const { app, admin } = await build(t, { logs, env: { LOG_LEVEL: 'trace' } });
+  const { app, admin } = await build(t, { logs, clock: testClock(MONDAY_9AM), env: { LOG_LEVEL: 'trace' } });
   const garage = await seedGarage(admin);
   const booking = await createBookingGarage(admin);
   const hooked = await admin.createIntegration({ garageSlug: garage.slug, name: 'hooks', sync: ['appointments'], webhookUrl: 'http://127.0.0.1:9/hooks' });

@@ -1,14 +1,15 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { cliJson, runCli, UUID } from './helpers/cli.js';
+import { cliJson, runCliProcess, UUID } from './helpers/cli.js';
 
 // No DATABASE_URL: the CLI runs on the embedded Postgres under PGLITE_DIR, like `pnpm start` without configuration.
 const dir = join(t.testdir(), 'pglite');
 const env = { PGLITE_DIR: dir };
 
 t.test('embedded mode: migrate, then commands against the same PGlite directory', async (t) => {
-  const first = await runCli(['migrate', '--json'], env);
+  // The built binary, as an operator runs it; the later commands run the same program in this process.
+  const first = await runCliProcess(['migrate', '--json'], env);
   t.equal(first.code, 0, 'migrate', { stderr: first.stderr });
   const { migrated } = JSON.parse(first.stdout);
   t.ok(Array.isArray(migrated) && migrated.length > 0 && migrated.every((name: unknown) => typeof name === 'string'), 'a fresh database gets every migration');

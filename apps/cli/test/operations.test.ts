@@ -1,5 +1,5 @@
 import t from 'tap';
-import { cliFails, cliJson, runCli, UUID } from './helpers/cli.js';
+import { cliFails, cliJson, runCli, runCliProcess, UUID } from './helpers/cli.js';
 import { cliDatabase } from './helpers/database.js';
 
 const { env, query } = await cliDatabase(t);
@@ -43,7 +43,7 @@ t.test('usage errors: commander reports on stderr with exit 1; help goes to stdo
     cliFails(t, ['garage'], env, 1, [/Usage: pnpm cli garage/]),
     cliFails(t, ['integration', 'revoke', '--json'], env, 1, [/missing required argument 'id'/]),
   ]);
-  const help = await runCli(['--help'], env);
+  const help = await runCliProcess(['--help'], env);
   t.equal(help.code, 0);
   for (const command of ['migrate', 'garage', 'integration', 'import', 'quote', 'seed']) t.match(help.stdout, new RegExp(`\\n  ${command}\\b`));
   const createHelp = await runCli(['integration', 'create', '--help'], env);
@@ -57,7 +57,7 @@ t.test('configuration and connection failures are reported without a stack trace
     cliFails(t, ['garage', 'create', '--slug', 'x', '--name', 'X', '--json'], { ...env, ENCRYPTION_KEY: 'too-short' }, 1, [/ENCRYPTION_KEY/]),
     cliFails(t, ['migrate', '--json'], { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' }, 3, [/^error: .*\[UNAVAILABLE\]/, /cause: .*ECONNREFUSED/]),
   ]);
-  const debug = await runCli(['migrate', '--json'], { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere', DEBUG: '1' });
+  const debug = await runCliProcess(['migrate', '--json'], { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere', DEBUG: '1' });
   t.equal(debug.code, 3);
   t.match(debug.stderr, /\n\s+at /, 'DEBUG shows the stack trace');
   t.equal((await query("select id from garages where slug = 'x'")).length, 0);

@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { makeDestinationPolicy, parseEncryptionKey } from '@garage/domain';
 import { makeAdminUseCases } from '@garage/composition';
 import { startReceiver } from '@garage/webhook-delivery/testing';
 import { createTestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
-
-const API_MAIN = fileURLToPath(new URL('../../../apps/api/dist/main.js', import.meta.url));
+import { startApiProcess } from '@garage/api/testing';
 
 /**
  * The built API as operators run it, on a fresh Postgres database seeded through the admin use cases, with a webhook
@@ -49,40 +46,11 @@ export const startSeededApi = async (t: Test) => {
     admin.createQuote({ garageSlug: 'client', customerName, lines: [{ label: 'Labour', quantity: 1, unitPriceCents: 6500, vatRate: 20 }] });
   const quotes = { accept: await quote('Jeanne'), refuse: await quote('Paul') };
 
-  const api = await new Promise<{ url: string; stop: () => Promise<void> }>((resolve, reject) => {
-    const child = spawn(process.execPath, [API_MAIN], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        METRICS_PORT: '0',
-        LOG_LEVEL: 'info',
-        DATABASE_URL: database.url,
-        ENCRYPTION_KEY: encryptionKey,
-        WEBHOOK_RETRY_SCHEDULE: '1h',
-        WEBHOOK_ALLOWED_NETWORKS: loopback.join(','),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise<void>((done) => child.on('exit', () => done()));
-    const stop = async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    };
-    t.teardown(stop);
-    const timer = setTimeout(() => reject(new Error('the API did not listen within 60 s')), 60_000);
-    let buffer = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(buffer);
-      if (listening) {
-        clearTimeout(timer);
-        resolve({ url: listening[1]!, stop });
-      }
-      if (buffer.length > 100_000) buffer = buffer.slice(-1_000);
-    });
-    child.on('exit', (code) => reject(new Error(`the API exited (${code}) before listening`)));
+  const api = await startApiProcess(t, {
+    DATABASE_URL: database.url,
+    ENCRYPTION_KEY: encryptionKey,
+    WEBHOOK_RETRY_SCHEDULE: '1h',
+    WEBHOOK_ALLOWED_NETWORKS: loopback.join(','),
   });
 
   return {

@@ -24,9 +24,13 @@ const ApiEnv = Type.Object({
   METRICS_PORT: Type.String({ pattern: '^\\d{1,5}$', default: '9464', description: 'an integer from 0 to 65535' }),
   METRICS_HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'a host name or IP address' }),
   SHUTDOWN_DELAY_MS: Type.String({ pattern: '^\\d{1,7}$', default: '0', description: 'a number of milliseconds from 0 to 9999999' }),
+  PUBLIC_CACHE_MAX_AGE_SECONDS: Type.Optional(Type.String({ pattern: '^\\d{1,5}$', description: 'a number of seconds from 0 to 86400' })),
   NODE_ENV: Type.Optional(Type.String({ minLength: 1, description: 'a Node environment name such as production' })),
   EMBEDDED: Type.Enum(['true', 'false'], { default: 'false', description: 'true or false' }),
 });
+
+/** A day: past that, a garage's website would show a sold vehicle for longer than anyone would want. */
+const MAX_PUBLIC_CACHE_MAX_AGE_SECONDS = 86_400;
 
 export type TrustProxy = false | number | string[];
 
@@ -61,6 +65,12 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** On SIGTERM, how long readiness answers 503 while requests are still served, before the listener closes. */
   shutdownDelayMs: number;
+  /**
+   * How long a shared cache (a CDN, a reverse proxy) may serve a public fleet read without asking again: the
+   * `max-age` of `Cache-Control: public` (docs/operators/showcase-cache.md). Null, the default: public reads are
+   * `private, no-cache` like every other read, as the contract has it, until the operator puts a cache in front.
+   */
+  publicCacheMaxAgeSeconds: number | null;
   /** Where Prometheus scrapes `/metrics`: a listener of its own, never the public port (0: any free port). */
   metricsPort: number;
   metricsHost: string;
@@ -122,6 +132,13 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
   if (parsed.REDIS_URL !== undefined && parsed.REDIS_CLUSTER_NODES !== undefined) {
     throw new ConfigError('REDIS_CLUSTER_NODES', 'and REDIS_URL are exclusive: one Redis, or one Redis Cluster');
   }
+  const publicCacheMaxAgeSeconds = parsed.PUBLIC_CACHE_MAX_AGE_SECONDS === undefined ? null : Number(parsed.PUBLIC_CACHE_MAX_AGE_SECONDS);
+  if (publicCacheMaxAgeSeconds !== null && publicCacheMaxAgeSeconds > MAX_PUBLIC_CACHE_MAX_AGE_SECONDS) {
+    throw new ConfigError(
+      'PUBLIC_CACHE_MAX_AGE_SECONDS',
+      `must be a number of seconds from 0 to ${MAX_PUBLIC_CACHE_MAX_AGE_SECONDS} (got "${parsed.PUBLIC_CACHE_MAX_AGE_SECONDS}")`,
+    );
+  }
   const encryptionKey = activeKeyOf(parsed);
   previousKeysOf(parsed.ENCRYPTION_KEY_PREVIOUS);
   return {
@@ -147,6 +164,7 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     databasePoolMax: Number(parsed.DATABASE_POOL_MAX),
     databaseStatementTimeoutMs: Number(parsed.DATABASE_STATEMENT_TIMEOUT_MS),
     shutdownDelayMs: Number(parsed.SHUTDOWN_DELAY_MS),
+    publicCacheMaxAgeSeconds,
     metricsPort,
     metricsHost: parsed.METRICS_HOST,
   };

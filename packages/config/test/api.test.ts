@@ -24,6 +24,7 @@ t.test('defaults', async (t) => {
     databasePoolMax: 10,
     databaseStatementTimeoutMs: 5000,
     shutdownDelayMs: 0,
+    publicCacheMaxAgeSeconds: null,
     metricsPort: 9464,
     metricsHost: '127.0.0.1',
   });
@@ -53,6 +54,17 @@ t.test('pool size, statement timeout and shutdown delay', async (t) => {
   rejects({ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX', t);
   rejects({ DATABASE_STATEMENT_TIMEOUT_MS: 'soon' }, 'DATABASE_STATEMENT_TIMEOUT_MS', t);
   rejects({ SHUTDOWN_DELAY_MS: '-1' }, 'SHUTDOWN_DELAY_MS', t);
+});
+
+t.test('PUBLIC_CACHE_MAX_AGE_SECONDS: how long shared caches may keep a public fleet read', async (t) => {
+  t.equal(loadConfig({}).publicCacheMaxAgeSeconds, null, 'unset: public reads are private, no-cache like the others');
+  t.equal(loadConfig({ PUBLIC_CACHE_MAX_AGE_SECONDS: '30' }).publicCacheMaxAgeSeconds, 30);
+  t.equal(loadConfig({ PUBLIC_CACHE_MAX_AGE_SECONDS: '300' }).publicCacheMaxAgeSeconds, 300);
+  t.equal(loadConfig({ PUBLIC_CACHE_MAX_AGE_SECONDS: '0' }).publicCacheMaxAgeSeconds, 0, 'every reuse revalidated');
+  t.equal(loadConfig({ PUBLIC_CACHE_MAX_AGE_SECONDS: '86400' }).publicCacheMaxAgeSeconds, 86_400);
+  rejects({ PUBLIC_CACHE_MAX_AGE_SECONDS: '86401' }, 'PUBLIC_CACHE_MAX_AGE_SECONDS', t);
+  rejects({ PUBLIC_CACHE_MAX_AGE_SECONDS: '30s' }, 'PUBLIC_CACHE_MAX_AGE_SECONDS', t);
+  rejects({ PUBLIC_CACHE_MAX_AGE_SECONDS: '-1' }, 'PUBLIC_CACHE_MAX_AGE_SECONDS', t);
 });
 
 t.test('NODE_ENV=production refuses the embedded database unless EMBEDDED=true', async (t) => {

@@ -115,10 +115,15 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
   };
 };
 
+export interface PgliteOptions {
+  /** A data directory dumped by PGlite's `dumpDataDir` to start from, instead of an empty cluster. */
+  loadDataDir?: Blob;
+}
+
 /** Embedded Postgres (WASM) for the zero-configuration start: same SQL, same repositories, one process. */
-export const connectPglite = async (dataDir: string | undefined): Promise<DatabaseHandle> => {
+export const connectPglite = async (dataDir: string | undefined, { loadDataDir }: PgliteOptions = {}): Promise<DatabaseHandle> => {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = new PGlite({ dataDir, parsers: pgliteParsers });
+  const pglite = new PGlite({ dataDir, loadDataDir, parsers: pgliteParsers });
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {

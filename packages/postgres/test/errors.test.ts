@@ -3,11 +3,10 @@ import { DomainError, NotFoundError } from '@garage/domain';
 import { randomUUID } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { Test } from 'tap';
-import { connectPglite, connectPostgres, type DatabaseHandle } from '../src/db.js';
+import { connectPostgres, type DatabaseHandle } from '../src/db.js';
 import { toDomainError, withErrorMapping } from '../src/errors.js';
-import { migrateToLatest } from '../src/migrations/index.js';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
-import { createTestDatabase } from '@garage/postgres/testing';
+import { backends, createTestDatabase } from '@garage/postgres/testing';
 
 const codeOf = (err: unknown) => (err instanceof DomainError ? err.code : undefined);
 
@@ -92,9 +91,10 @@ t.test('data the database refuses is VALIDATION_FAILED / INVALID_REFERENCE: Post
 });
 
 t.test('data the database refuses is VALIDATION_FAILED / INVALID_REFERENCE: PGlite', async (t) => {
-  const handle = await connectPglite(undefined);
-  t.teardown(() => handle.close());
-  await migrateToLatest(handle.db);
+  const pglite = backends.find((backend) => backend.name === 'pglite');
+  if (!pglite) throw new Error('no PGlite backend');
+  const { handle, drop } = await pglite.open();
+  t.teardown(drop);
   await refusedData(t, handle.db);
 });
 

@@ -65,6 +65,8 @@ export default fp(
     // address is refused. One with only the public garageSlug is not key-authenticated and is never throttled.
     const fleetAccess: onRequestHookHandler = async (request, reply) => {
       const apiKey = readApiKey(request, reply);
+      // Without a key the answer is the garage's public showcase, the same for anyone: shared caches may keep it.
+      request.publicRead = apiKey === undefined;
       const resolve = async () => app.useCases.resolveFleetGarage({ apiKey, garageSlug: queryParam(request, 'garageSlug') });
       const access = await (apiKey === undefined ? resolve() : throttled(request, reply, resolve));
       request.garageId = access.garageId;
@@ -72,5 +74,5 @@ export default fp(
     };
     app.decorate('fleetAccess', fleetAccess);
   },
-  { name: 'auth', dependencies: ['use-cases', 'rate-limits'] },
+  { name: 'auth', dependencies: ['use-cases', 'rate-limits', 'http-conventions'] },
 );

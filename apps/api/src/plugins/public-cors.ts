@@ -15,7 +15,8 @@ export const publicScope: FastifyPluginAsync<PublicScopeOptions> = async (scope:
   await scope.register(cors, {
     origin: '*',
     methods: ['GET', 'HEAD', 'POST'],
-    allowedHeaders: ['Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id'],
+    // Garage-Version: a page chooses the shapes it reads (docs/reference/contract.md §8), as @garage/client does on every call.
+    allowedHeaders: ['Content-Type', 'Garage-Version', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id'],
     exposedHeaders: [
       'ETag',
       'X-Request-Id',
@@ -24,6 +25,9 @@ export const publicScope: FastifyPluginAsync<PublicScopeOptions> = async (scope:
       'RateLimit-Remaining',
       'RateLimit-Reset',
       'Idempotent-Replayed',
+      'Garage-Version',
+      'Deprecation',
+      'Sunset',
     ],
     maxAge: 600,
     // A bare OPTIONS (no Origin) would otherwise get a text/plain 400 instead of the contract's error body.

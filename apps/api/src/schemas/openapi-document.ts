@@ -24,9 +24,27 @@ interface Operation {
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 
 const REQUEST_ID = header('The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one');
+const ETAG = header('Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed');
 const CONDITIONAL = {
-  etag: header('Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed'),
+  etag: ETAG,
   'cache-control': header('`private, no-cache`: keep the body, revalidate it with `If-None-Match`'),
+};
+/** Operations that also answer without a key (the fleet by `garageSlug`): those answers are public (http-conventions.ts). */
+const PUBLIC_CONDITIONAL = {
+  etag: ETAG,
+  'cache-control': header(
+    '`private, no-cache`: keep the body, revalidate it with `If-None-Match`. Where the operator lets shared caches ' +
+      'keep the public showcase (`PUBLIC_CACHE_MAX_AGE_SECONDS`, 30 recommended), a read without a key (`garageSlug`) ' +
+      'answers `public, max-age=30, stale-while-revalidate=60` instead: public data that browsers, CDNs and reverse ' +
+      'proxies may serve for `max-age` seconds without asking again, then revalidate with the ETag, serving the stale ' +
+      'copy meanwhile for twice as long',
+  ),
+};
+const PUBLIC_VARY = header(
+  '`x-api-key`: the answer depends on the key; public answers (without a key, where shared caches may keep them) add `garage-version`, which selects the shape of the body',
+);
+const PUBLIC_ERROR = {
+  'cache-control': header('`no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it'),
 };
 const RATE_LIMIT_STATE = {
   'ratelimit-limit': header('Requests allowed in the window', { type: 'integer' }),
@@ -218,6 +236,7 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
         operation.requestBody.required = false;
       }
       const keyAuthenticated = operation.security?.some((requirement) => HEADER_KEY in requirement) ?? false;
+      const publicAlternative = keyAuthenticated && (operation.security?.some((requirement) => Object.keys(requirement).length === 0) ?? false);
       if (keyAuthenticated) {
         // The header key, or the same key in the deprecated query parameter; other alternatives (fleet's public
         // garageSlug, an empty requirement) stay.
@@ -243,16 +262,21 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
       const rateLimited = operation['x-rate-limited'] === true;
       delete operation['x-rate-limited'];
       const conditional = '304' in operation.responses;
+      const publicReads = conditional && publicAlternative;
       for (const [status, response] of Object.entries(operation.responses)) {
+        const validated = conditional && (status === '200' || status === '304');
+        // 405 comes from the path's other methods, 429 only to a request with a key.
+        const publicError = publicReads && Number(status) >= 400 && status !== '405' && status !== '429';
         response.headers = {
           ...response.headers,
           'x-request-id': REQUEST_ID,
           ...versioning.response,
-          ...(conditional && (status === '200' || status === '304') ? CONDITIONAL : {}),
+          ...(validated ? (publicReads ? PUBLIC_CONDITIONAL : CONDITIONAL) : {}),
+          ...(publicError ? PUBLIC_ERROR : {}),
           ...(status === '429' ? RATE_LIMITED : {}),
           ...(rateLimited ? RATE_LIMIT_STATE : {}),
           ...(idempotent ? REPLAYED : {}),
-          ...(keyAuthenticated ? { vary: header('`x-api-key`: the answer depends on the key'), ...DEPRECATED_KEY } : {}),
+          ...(keyAuthenticated ? { vary: publicReads && validated ? PUBLIC_VARY : header('`x-api-key`: the answer depends on the key'), ...DEPRECATED_KEY } : {}),
         };
       }
     }

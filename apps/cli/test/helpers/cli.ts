@@ -3,10 +3,13 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 
-/** The tests run the built CLI, exactly as `pnpm cli` does. */
+/** The built CLI, exactly as `pnpm cli` runs it. */
 export const CLI = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (pnpm build, or pnpm --filter @garage/cli test)`);
+
+// The same program main.js runs, called in this process: a command costs its database work, not a Node start-up.
+const { run } = (await import(new URL('../../dist/program.js', import.meta.url).href)) as typeof import('../../src/program.js');
 
 export interface CliResult {
   code: number | null;
@@ -16,18 +19,32 @@ export interface CliResult {
 
 export type CliEnv = Record<string, string | undefined>;
 
-/** Runs the CLI with the given database settings only: the caller's DATABASE_URL, PGLITE_DIR, … never leak in. */
-export const runCli = (args: string[], env: CliEnv): Promise<CliResult> => {
-  const childEnv: CliEnv = { ...process.env };
-  for (const name of ['DATABASE_URL', 'PGLITE_DIR', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS', 'WEBHOOK_ALLOWED_NETWORKS', 'DEBUG']) delete childEnv[name];
-  Object.assign(childEnv, env);
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: childEnv, timeout: 60_000 }, (err, stdout, stderr) => {
+/** The caller's DATABASE_URL, PGLITE_DIR, … never leak into a command: only the settings a test gives. */
+const commandEnv = (env: CliEnv): CliEnv => {
+  const result: CliEnv = { ...process.env };
+  for (const name of ['DATABASE_URL', 'PGLITE_DIR', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS', 'WEBHOOK_ALLOWED_NETWORKS', 'DEBUG']) delete result[name];
+  return Object.assign(result, env);
+};
+
+/** Runs a command of the CLI with the given settings and collects its exit code and output. */
+export const runCli = async (args: string[], env: CliEnv): Promise<CliResult> => {
+  let stdout = '';
+  let stderr = '';
+  const code = await run([process.execPath, CLI, ...args], commandEnv(env), {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+  });
+  return { code, stdout, stderr };
+};
+
+/** Runs the CLI as its own process, as an operator's shell does: for what only a process shows (exit status, streams). */
+export const runCliProcess = (args: string[], env: CliEnv): Promise<CliResult> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: commandEnv(env), timeout: 60_000 }, (err, stdout, stderr) => {
       const code = err === null ? 0 : typeof err.code === 'number' ? err.code : null;
       resolve({ code, stdout, stderr });
     });
   });
-};
 
 /** Runs a `--json` command that must succeed and print exactly one compact JSON document on stdout; returns it. */
 export const cliJson = async (t: Test, args: string[], env: CliEnv): Promise<any> => {

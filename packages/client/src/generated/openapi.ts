@@ -3686,9 +3686,9 @@ export interface operations {
                     "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
-                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
+                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Where the operator lets shared caches keep the public showcase (`PUBLIC_CACHE_MAX_AGE_SECONDS`, 30 recommended), a read without a key (`garageSlug`) answers `public, max-age=30, stale-while-revalidate=60` instead: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again, then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
                     "cache-control"?: string;
-                    /** @description `x-api-key`: the answer depends on the key */
+                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key, where shared caches may keep them) add `garage-version`, which selects the shape of the body */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
@@ -3713,9 +3713,9 @@ export interface operations {
                     "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
-                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
+                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Where the operator lets shared caches keep the public showcase (`PUBLIC_CACHE_MAX_AGE_SECONDS`, 30 recommended), a read without a key (`garageSlug`) answers `public, max-age=30, stale-while-revalidate=60` instead: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again, then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
                     "cache-control"?: string;
-                    /** @description `x-api-key`: the answer depends on the key */
+                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key, where shared caches may keep them) add `garage-version`, which selects the shape of the body */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
@@ -3732,6 +3732,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
+                    "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3751,6 +3753,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
+                    "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3770,6 +3774,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
+                    "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3837,6 +3843,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
+                    "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3856,6 +3864,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
+                    "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3900,9 +3910,9 @@ export interface operations {
                     "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
-                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
+                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Where the operator lets shared caches keep the public showcase (`PUBLIC_CACHE_MAX_AGE_SECONDS`, 30 recommended), a read without a key (`garageSlug`) answers `public, max-age=30, stale-while-revalidate=60` instead: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again, then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
                     "cache-control"?: string;
-                    /** @description `x-api-key`: the answer depends on the key */
+                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key, where shared caches may keep them) add `garage-version`, which selects the shape of the body */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
@@ -3925,9 +3935,9 @@ export interface operations {
                     "garage-version"?: "2026-11-21" | "2026-11-26";
                     /** @description Strong entity tag of the body; send it back as `If-None-Match` to get 304 when nothing changed */
                     etag?: string;
-                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match` */
+                    /** @description `private, no-cache`: keep the body, revalidate it with `If-None-Match`. Where the operator lets shared caches keep the public showcase (`PUBLIC_CACHE_MAX_AGE_SECONDS`, 30 recommended), a read without a key (`garageSlug`) answers `public, max-age=30, stale-while-revalidate=60` instead: public data that browsers, CDNs and reverse proxies may serve for `max-age` seconds without asking again, then revalidate with the ETag, serving the stale copy meanwhile for twice as long */
                     "cache-control"?: string;
-                    /** @description `x-api-key`: the answer depends on the key */
+                    /** @description `x-api-key`: the answer depends on the key; public answers (without a key, where shared caches may keep them) add `garage-version`, which selects the shape of the body */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
                     deprecation?: string;
@@ -3944,6 +3954,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
+                    "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3963,6 +3975,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
+                    "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -3982,6 +3996,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
+                    "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -4049,6 +4065,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
+                    "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
@@ -4068,6 +4086,8 @@ export interface operations {
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
                     "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `no-store` on an error answered without a key where shared caches may keep the public showcase: no cache may keep it */
+                    "cache-control"?: string;
                     /** @description `x-api-key`: the answer depends on the key */
                     vary?: string;
                     /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */

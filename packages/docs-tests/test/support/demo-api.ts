@@ -1,14 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { makeDestinationPolicy, parseEncryptionKey, type DemoCredentials } from '@garage/domain';
 import { makeAdminUseCases } from '@garage/composition';
+import { LOOPBACK_NETWORKS } from '@garage/composition/testing';
 import { createTestDatabase } from '@garage/postgres/testing';
 import type { Test } from 'tap';
-
-const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128';
-const API_MAIN = fileURLToPath(new URL('../../../../apps/api/dist/main.js', import.meta.url));
+import { freePort, startApiProcess } from '@garage/api/testing';
 
 export interface DemoApi {
   url: string;
@@ -16,16 +12,6 @@ export interface DemoApi {
   /** Where the demo integration's webhooks go: `http://127.0.0.1:<webhookPort>/hooks`, nobody listening until a guide does. */
   webhookPort: number;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * The built API as a connector meets it after `pnpm start`: the demo garage seeded (catalog, stock, fleet, an
@@ -42,40 +28,12 @@ export const startDemoApi = async (t: Test): Promise<DemoApi> => {
   const webhookPort = await freePort();
   await admin.updateIntegration(credentials.integrations[0]!.id, { webhookUrl: `http://127.0.0.1:${webhookPort}/hooks` });
 
-  const url = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, [API_MAIN], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOST: '127.0.0.1',
-        PORT: '0',
-        METRICS_PORT: '0',
-        LOG_LEVEL: 'info',
-        DATABASE_URL: database.url,
-        ENCRYPTION_KEY: encryptionKey,
-        WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS,
-        // A failed delivery waits: the guides look at it as it is.
-        WEBHOOK_RETRY_SCHEDULE: '1h',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise<void>((done) => child.on('exit', () => done()));
-    t.teardown(async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    });
-    const timer = setTimeout(() => reject(new Error('the API did not listen within 60 s')), 60_000);
-    let buffer = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(buffer);
-      if (listening) {
-        clearTimeout(timer);
-        resolve(listening[1]!);
-      }
-      if (buffer.length > 100_000) buffer = buffer.slice(-1_000);
-    });
-    child.on('exit', (code) => reject(new Error(`the API exited (${code}) before listening`)));
+  const { url } = await startApiProcess(t, {
+    DATABASE_URL: database.url,
+    ENCRYPTION_KEY: encryptionKey,
+    WEBHOOK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS,
+    // A failed delivery waits: the guides look at it as it is.
+    WEBHOOK_RETRY_SCHEDULE: '1h',
   });
   return { url, credentials, webhookPort };
 };

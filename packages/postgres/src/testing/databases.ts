@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kysely, PGliteDialect } from 'kysely';
 import pg from 'pg';
-import { connectPglite, connectPostgres, migrateToLatest, migrationsFingerprint, type DatabaseHandle } from '../index.js';
+import { connectPglite, connectPostgres, migrateToLatest, migrationsFingerprint, type Database, type DatabaseHandle } from '../index.js';
 
 /** The server tests create their databases on: `TEST_DATABASE_URL`, or a local Postgres on its default port. */
 export const testDatabaseUrl = (): string => process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -124,14 +128,46 @@ export interface Backend {
   open(): Promise<OpenedDatabase>;
 }
 
+/** A fresh PGlite cluster, migrated, as PGlite dumps a data directory. */
+const buildPgliteDump = async (): Promise<Blob> => {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = new PGlite();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  await migrateToLatest(db);
+  const dump = await pglite.dumpDataDir('none');
+  await db.destroy();
+  if (!pglite.closed) await pglite.close();
+  return dump;
+};
+
+/**
+ * The migrated PGlite cluster every in-memory test database starts from, dumped to a file named by the migrations'
+ * fingerprint in the system's temporary directory: PGlite's initdb takes seconds of CPU, loading a dump about one.
+ * The first test process to need it writes it (under a unique name, then renamed, so that a reader never sees half a
+ * file); a new or edited migration gets a file of its own.
+ */
+let pgliteTemplate: Promise<Blob> | null = null;
+const migratedPgliteDump = (): Promise<Blob> =>
+  (pgliteTemplate ??= (async () => {
+    const file = join(tmpdir(), `garage-pglite-${migrationsFingerprint()}.tar`);
+    try {
+      return new Blob([await readFile(file)]);
+    } catch {
+      const fresh = await buildPgliteDump();
+      const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+      await writeFile(partial, Buffer.from(await fresh.arrayBuffer()));
+      await rename(partial, file);
+      return fresh;
+    }
+  })());
+
 /** Every database the adapter runs on: a suite run once per backend proves it behaves the same on each. */
 export const backends: Backend[] = [
   { name: 'postgres', open: () => createTestDatabase('pgtest') },
   {
     name: 'pglite',
     open: async () => {
-      const handle = await connectPglite(undefined);
-      await migrateToLatest(handle.db);
+      const handle = await connectPglite(undefined, { loadDataDir: await migratedPgliteDump() });
       return { handle, drop: () => handle.close() };
     },
   },

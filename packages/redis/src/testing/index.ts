@@ -1,5 +1,7 @@
 import { Redis } from 'ioredis';
 
+export { freePort, startRedisCluster, startRedisServer, type RedisServer } from './redis-server.js';
+
 /** The Redis tests use: `TEST_REDIS_URL`, or a local Redis on its default port. */
 export const testRedisUrl = (): string => process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 

@@ -10,8 +10,8 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import type { IService } from 'kubernetes-models/v1/Service';
 import t, { type Test } from 'tap';
-import { loadConfig } from '../src/index.js';
-import { render, validateObject, type KubernetesObject } from './kubernetes-render.js';
+import { loadConfig } from '@garage/api';
+import { render, validateObject, type KubernetesObject } from './support/kubernetes-render.js';
 
 /**
  * deploy/kubernetes (docs/reference/contract.md §6): base and the production overlay render, every object is valid for the Kubernetes

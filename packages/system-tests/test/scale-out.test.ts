@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { createTestDatabase } from '@garage/postgres/testing';
-import { adminFor } from './admin.js';
-import { ENCRYPTION_KEY, seedGarage } from './helper.js';
-import { eventually, freePort, http, sleep, startApi, tcpProxy, type HttpOptions, type HttpResponse } from './processes.js';
+import { adminFor, ENCRYPTION_KEY, seedGarage } from '@garage/composition/testing';
+import { eventually, freePort, http, sleep, startApi, tcpProxy, type HttpOptions, type HttpResponse } from './support/processes.js';
 import { requireTestRedis } from '@garage/redis/testing';
 
 /**

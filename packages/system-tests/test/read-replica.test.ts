@@ -1,9 +1,7 @@
 import t from 'tap';
 import { connectPostgres, migrateToLatest } from '@garage/postgres';
-import { adminFor } from './admin.js';
-import { at, bookingBody, createBookingGarage, TUESDAY } from './appointments-support.js';
-import { ENCRYPTION_KEY, product, seedGarage } from './helper.js';
-import { eventually, http, privatePostgres, startApi } from './processes.js';
+import { adminFor, bookingBody, createBookingGarage, ENCRYPTION_KEY, product, seedGarage } from '@garage/composition/testing';
+import { eventually, http, privatePostgres, startApi } from './support/processes.js';
 
 /**
  * DATABASE_READ_URL (docs/reference/contract.md §6): with a real streaming replica, lists and availability read from it, so they
@@ -27,6 +25,11 @@ t.test('lists read the replica, bookings the primary', async (t) => {
   const names = async () =>
     (await http(`${base}/api/public/products?limit=500`, { headers: { 'x-api-key': garage.keys.all } })).json<{ data: { name: string }[] }>().data.map((p) => p.name);
   t.ok(await eventually(async () => (await names()).length === 3), 'the replica has caught up with the seed');
+  // A slot of the coming days, as a connector finds one: the API process runs on the real clock.
+  const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  const slots = await http(`${base}/api/public/appointments/availability?from=${day(2)}&to=${day(12)}`, { headers: { 'x-api-key': booking.shop.key } });
+  const startsAt = slots.json<{ data: { startsAt: string }[] }>().data[0]?.startsAt;
+  if (!startsAt) throw new Error(`no available slot: ${slots.body}`);
 
   await onReplica.query('select pg_wal_replay_pause()');
   await admin.importProducts(garage.slug, [product('NEW-1', { name: 'Written on the primary' })]);
@@ -36,12 +39,12 @@ t.test('lists read the replica, bookings the primary', async (t) => {
   const first = await http(`${base}/api/public/appointments`, {
     method: 'POST',
     headers: { 'x-api-key': booking.shop.key, 'content-type': 'application/json' },
-    body: JSON.stringify(bookingBody(at(TUESDAY, '09:00'))),
+    body: JSON.stringify(bookingBody(startsAt)),
   });
   const second = await http(`${base}/api/public/appointments`, {
     method: 'POST',
     headers: { 'x-api-key': booking.partner.key, 'content-type': 'application/json' },
-    body: JSON.stringify(bookingBody(at(TUESDAY, '09:00'))),
+    body: JSON.stringify(bookingBody(startsAt)),
   });
   t.same([first.status, second.status], [201, 409], 'bookings are checked on the primary: capacity 1, one wins, while the replica lags');
   t.equal(second.json().code, 'SLOT_FULL');

@@ -22,7 +22,7 @@ import { parseAllDocuments } from 'yaml';
 const require = createRequire(import.meta.url);
 const kustomize = require.resolve('kustomize/run.js');
 
-export const kubernetesDir = (path: string) => fileURLToPath(new URL(`../../../deploy/kubernetes/${path}`, import.meta.url));
+export const kubernetesDir = (path: string) => fileURLToPath(new URL(`../../../../deploy/kubernetes/${path}`, import.meta.url));
 
 /** The kinds the manifests may use, each with the model that validates it. Anything else fails the test. */
 const MODELS: Record<string, new (data: any) => { validate(): void }> = {

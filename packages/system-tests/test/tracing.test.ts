@@ -2,10 +2,9 @@ import { createTestDatabase } from '@garage/postgres/testing';
 import { startReceiver } from '@garage/webhook-delivery/testing';
 import { requireTestRedis } from '@garage/redis/testing';
 import t from 'tap';
-import { adminFor } from './admin.js';
-import { ENCRYPTION_KEY } from './helper.js';
-import { eventually, http, startApi } from './processes.js';
-import { startOtlpReceiver, startWorker, tracingEnv, type ExportedSpan } from './telemetry.js';
+import { adminFor, ENCRYPTION_KEY } from '@garage/composition/testing';
+import { eventually, http, startApi } from './support/processes.js';
+import { startOtlpReceiver, startWorker, tracingEnv, type ExportedSpan } from './support/telemetry.js';
 
 /**
  * One booking followed end to end, as an operator follows it in a tracing backend: the API and a dedicated worker,

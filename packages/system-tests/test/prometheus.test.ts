@@ -10,10 +10,9 @@ import { startReceiver } from '@garage/webhook-delivery/testing';
 import { requireTestRedis } from '@garage/redis/testing';
 import t, { type Test } from 'tap';
 import { parse } from 'yaml';
-import { adminFor } from './admin.js';
-import { ENCRYPTION_KEY } from './helper.js';
-import { eventually, freePort, http, startApi, type ApiProcess } from './processes.js';
-import { startWorker } from './telemetry.js';
+import { adminFor, ENCRYPTION_KEY } from '@garage/composition/testing';
+import { eventually, freePort, http, startApi, type ApiProcess } from './support/processes.js';
+import { startWorker } from './support/telemetry.js';
 
 /**
  * The monitoring that ships in deploy/, run against the real thing: Prometheus (the Debian package's binary) scrapes

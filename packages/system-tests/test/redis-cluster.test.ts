@@ -1,7 +1,8 @@
+import { createTestDatabase } from '@garage/postgres/testing';
+import { startRedisCluster } from '@garage/redis/testing';
 import t from 'tap';
-import { build, ENCRYPTION_KEY } from './helper.js';
-import { startApi } from './processes.js';
-import { startRedisCluster } from './redis-server.js';
+import { ENCRYPTION_KEY } from '@garage/composition/testing';
+import { startApi } from './support/processes.js';
 
 const UNKNOWN_VEHICLE = '00000000-0000-4000-8000-000000000000';
 const LEAD = JSON.stringify({ vehicleId: UNKNOWN_VEHICLE, name: 'A', email: 'a@example.com', consent: true });
@@ -13,7 +14,8 @@ const LEAD = JSON.stringify({ vehicleId: UNKNOWN_VEHICLE, name: 'A', email: 'a@e
  */
 t.test('two instances, one limit, through a Redis Cluster that loses a master', async (t) => {
   const cluster = await startRedisCluster(t, 3);
-  const { db } = await build(t);
+  const db = await createTestDatabase('rediscluster');
+  t.teardown(() => db.drop());
   const env = {
     DATABASE_URL: db.url,
     ENCRYPTION_KEY,

@@ -1,11 +1,10 @@
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Test } from 'tap';
 
@@ -14,92 +13,13 @@ import type { Test } from 'tap';
  * may stop, and a plain HTTP client that can choose its source address on loopback.
  */
 
-export const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (pnpm build)`);
+import { freePort } from '@garage/api/testing';
+
+export { API_MAIN as MAIN, freePort, startApiProcess as startApi, type ApiProcess, type StartOptions } from '@garage/api/testing';
 
 const run = promisify(execFile);
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A TCP port that was free a moment ago, on loopback. */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-
-export interface ApiProcess {
-  child: ChildProcessWithoutNullStreams;
-  port: number;
-  /** Every log line so far, parsed. */
-  lines: Record<string, unknown>[];
-  exited: Promise<number | null>;
-  /** Sends the signal and resolves with the exit code. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-export interface StartOptions {
-  cwd?: string;
-  /** Resolve only once a log message also matches this (e.g. the demo `curl` line of an embedded start). */
-  readyWhen?: RegExp;
-}
-
-/**
- * Starts `node dist/main.js` on a port of its choosing and resolves once it listens (and `readyWhen` was logged).
- * Killed at the end of the test should it still run.
- */
-export const startApi = (t: Test, env: Record<string, string>, { cwd, readyWhen }: StartOptions = {}): Promise<ApiProcess> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    });
-    const lines: Record<string, unknown>[] = [];
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    t.teardown(async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await exited;
-      }
-    });
-    let buffer = '';
-    let stderr = '';
-    let port = 0;
-    let readySeen = false;
-    const timer = setTimeout(() => reject(new Error(`the API did not listen within 60 s: ${stderr}`)), 60_000);
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let newline: number;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>;
-        buffer = buffer.slice(newline + 1);
-        lines.push(line);
-        const listening = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(String(line.msg));
-        if (listening) port = Number(listening[1]);
-        if (readyWhen?.test(String(line.msg))) readySeen = true;
-        if (port > 0 && (readyWhen === undefined || readySeen)) {
-          clearTimeout(timer);
-          resolve({
-            child,
-            port,
-            lines,
-            exited,
-            stop: (signal = 'SIGTERM') => {
-              child.kill(signal);
-              return exited;
-            },
-          });
-        }
-      }
-    });
-    void exited.then((code) => reject(new Error(`the API exited with ${code} before listening: ${stderr}`)));
-  });
 
 export interface HttpResponse {
   status: number;

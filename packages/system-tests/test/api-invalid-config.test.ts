@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 
 /** The parsing rules are tested with the configuration package (packages/config); here, what the API process does. */
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../../apps/api/dist/main.js', import.meta.url));
 
 t.test('the process stops at start with the message and exit code 1', async (t) => {
   t.ok(existsSync(MAIN), 'dist/main.js exists (run the build first)');

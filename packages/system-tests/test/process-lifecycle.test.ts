@@ -1,9 +1,8 @@
 import { connect } from 'node:net';
 import t from 'tap';
 import { connectPostgres, migrateToLatest } from '@garage/postgres';
-import { adminFor } from './admin.js';
-import { ENCRYPTION_KEY, seedGarage } from './helper.js';
-import { eventually, http, privatePostgres, startApi } from './processes.js';
+import { adminFor, ENCRYPTION_KEY, seedGarage } from '@garage/composition/testing';
+import { eventually, http, privatePostgres, startApi } from './support/processes.js';
 
 /**
  * One API process as an operator runs it (`node dist/main.js`), on a Postgres cluster of the test's own: the

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from '@garage/postgres/testing';
 import t from 'tap';
-import { MAIN, startApi } from './processes.js';
+import { MAIN, startApi } from './support/processes.js';
 
 t.test('embedded start: PGlite, demo data once, credentials file, working curl line', async (t) => {
   t.ok(existsSync(MAIN), 'dist/main.js exists (run the build first)');

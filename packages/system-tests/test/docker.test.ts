@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { parse } from 'yaml';
-import { loadConfig } from '../src/index.js';
+import { loadConfig } from '@garage/api';
 
 /**
  * No Docker engine runs where the tests run: this checks what can be checked without one, i.e. that docker/ agrees
@@ -15,7 +15,7 @@ import { loadConfig } from '../src/index.js';
  */
 
 const docker = (file: string) => fileURLToPath(new URL(`../../../docker/${file}`, import.meta.url));
-const app = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+const app = (path: string) => fileURLToPath(new URL(`../../../apps/${path}`, import.meta.url));
 
 interface Service {
   command?: string[];

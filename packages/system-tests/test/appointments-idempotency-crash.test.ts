@@ -1,9 +1,7 @@
 import { createTestDatabase } from '@garage/postgres/testing';
 import t from 'tap';
-import { adminFor } from './admin.js';
-import { bookingBody, createBookingGarage } from './appointments-support.js';
-import { ENCRYPTION_KEY } from './helper.js';
-import { eventually, http, startApi } from './processes.js';
+import { adminFor, bookingBody, createBookingGarage, ENCRYPTION_KEY } from '@garage/composition/testing';
+import { eventually, http, startApi } from './support/processes.js';
 
 const addDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 

@@ -12,7 +12,7 @@ import { eventually } from './processes.js';
  * OTLP/HTTP exports (JSON, `OTEL_EXPORTER_OTLP_PROTOCOL=http/json`) standing in for a collector.
  */
 
-export const WORKER_MAIN = fileURLToPath(new URL('../../worker/dist/main.js', import.meta.url));
+export const WORKER_MAIN = fileURLToPath(new URL('../../../../apps/worker/dist/main.js', import.meta.url));
 if (!existsSync(WORKER_MAIN)) throw new Error(`${WORKER_MAIN} is missing: build first (pnpm build)`);
 
 export interface WorkerProcess {

@@ -1,10 +1,15 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Test } from 'tap';
-import { freePort } from './processes.js';
+
+/**
+ * Redis servers of a test's own (the `redis-server` and `redis-cli` binaries on PATH), for the tests that take Redis
+ * away, freeze it or spread it over a cluster: the shared test Redis cannot be treated so.
+ */
 
 const START_TIMEOUT_MS = 30_000;
 
@@ -18,6 +23,18 @@ export interface RedisServer {
   pause(): void;
   resume(): void;
 }
+
+/** A TCP port that was free a moment ago, on loopback. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 
 const exited = (child: ChildProcess): Promise<void> =>
   child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
