@@ -3,12 +3,14 @@
 // (each to every integration) drained end to end.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { parseEncryptionKey } from '../../packages/domain/dist/index.js';
-import { makeAdminUseCasesOn, makeOutbox } from '../../packages/postgres/dist/index.js';
+import { makeAdminUseCases } from '../../packages/composition/dist/index.js';
+import { makeDestinationPolicy, parseEncryptionKey } from '../../packages/domain/dist/index.js';
+import { makeOutbox } from '../../packages/postgres/dist/index.js';
 import { createTestDatabase } from '../../packages/postgres/dist/testing/databases.js';
 import { startWorker } from './servers.js';
 
 const INTEGRATIONS = 8;
+export const LOOPBACK = '127.0.0.0/8';
 const LAG_EVENTS = 200;
 const LAG_PACE_MS = 10;
 const BACKLOG_EVENTS = 1_000;
@@ -58,12 +60,13 @@ export const benchDelivery = async ({ encryptionKey, log }) => {
   const receiver = await startReceiver();
   let worker = null;
   try {
-    const admin = makeAdminUseCasesOn(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
+    // The receiver listens on loopback, which webhook destinations may not be unless allowed (docs/reference/contract.md §5).
+    const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], undefined, makeDestinationPolicy([LOOPBACK]));
     const garage = await admin.createGarage({ slug: 'bench-hooks', name: 'Bench hooks' });
     for (let i = 0; i < INTEGRATIONS; i++) {
       await admin.createIntegration({ garageSlug: 'bench-hooks', name: `hook ${i}`, sync: [], webhookUrl: `${receiver.url}/hook/${i}` });
     }
-    worker = await startWorker({ databaseUrl: database.url, encryptionKey });
+    worker = await startWorker({ databaseUrl: database.url, encryptionKey, env: { WEBHOOK_ALLOWED_NETWORKS: LOOPBACK } });
     const outbox = makeOutbox(database.handle.db);
     const emit = (seq) => outbox.enqueue({ garageId: garage.id, type: 'lead.created', data: { seq } });
 

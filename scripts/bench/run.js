@@ -280,6 +280,12 @@ const main = async () => {
     const rps = uncached.result.requests.average;
     target(`uncached page ≥ 3,000 req/s with API CPU ≤ 300 µs/req: ${Math.round(rps)} req/s, ${Math.round(uncached.serverUs ?? NaN)} µs`, rps >= 3000 && uncached.serverUs <= 300, rps);
   }
+  const availability = results.find((r) => r.scenario.name.startsWith('availability, 31 busy days'));
+  if (availability) {
+    const { average } = availability.result.requests;
+    const { p99 } = availability.result.latency;
+    target(`availability over 31 busy days ≥ 1,500 req/s with p99 ≤ 50 ms: ${Math.round(average)} req/s, p99 ${ms(p99)} ms`, average >= 1500 && p99 <= 50, average);
+  }
   const acrossDays = results.find((r) => r.scenario.booking === 'days');
   if (acrossDays) {
     const perSecond = (acrossDays.result.statusCodeStats?.['201']?.count ?? 0) / DURATION;

@@ -3,7 +3,7 @@
 // vehicles) with set-based SQL, which loads hundreds of thousands of rows in seconds where per-row imports would take
 // minutes.
 import { parseEncryptionKey } from '../../packages/domain/dist/index.js';
-import { makeAdminUseCasesOn } from '../../packages/postgres/dist/index.js';
+import { makeAdminUseCases } from '../../packages/composition/dist/index.js';
 
 export const REGULAR_GARAGES = 50;
 export const PRODUCTS_PER_GARAGE = 5_000;
@@ -90,7 +90,7 @@ const VEHICLES_SQL = `
 export const seed = async (database, encryptionKey, log) => {
   const db = database.handle.db;
   const pool = database.handle.pool;
-  const admin = makeAdminUseCasesOn(db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
+  const admin = makeAdminUseCases(db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')]);
   const createGarage = async (slug, products, settings = {}) => {
     const garage = await admin.createGarage({ slug, name: `Garage ${slug}`, ...settings });
     const created = await admin.createIntegration({

@@ -159,12 +159,13 @@ export const startBare = async ({ bodyFile }) => {
 };
 
 /** A dedicated webhook worker (apps/worker/dist/main.js) on the given database, as operators run one. */
-export const startWorker = async ({ databaseUrl, encryptionKey }) => {
+export const startWorker = async ({ databaseUrl, encryptionKey, env = {} }) => {
   const port = await freePort();
   const proc = startProcess('worker', ['apps/worker/dist/main.js'], {
     ...serviceEnv(port, databaseUrl, encryptionKey),
     // One line per attempt would cost the worker more than the attempt; warnings and errors still show.
     LOG_LEVEL: 'warn',
+    ...env,
   });
   try {
     await waitFor(proc, `http://127.0.0.1:${port}/health/ready`, 60_000);

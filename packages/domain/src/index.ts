@@ -125,12 +125,16 @@ export {
   makeBookAppointment,
   type BookAppointmentCommand,
 } from './booking/book-appointment.js';
+export type { AvailabilityReader, CalendarQuery, DayPlaces, DayVersions, GarageCalendar } from './booking/availability-reader.port.js';
 export {
-  MAX_AVAILABILITY_DAYS,
-  makeListAvailability,
-  type AvailabilityQuery,
+  makeAvailableDays,
+  type AvailableDay,
+  type AvailableDays,
   type AvailableStart,
-} from './booking/list-availability.js';
+  type DayQuery,
+} from './booking/available-days.js';
+export { cachedAvailableDays, type AvailableDaysCacheOptions } from './booking/cached-available-days.js';
+export { MAX_AVAILABILITY_DAYS, makeListAvailability, type AvailabilityQuery } from './booking/list-availability.js';
 export { appointmentEvent, appointmentView, type AppointmentEventType, type AppointmentView } from './booking/appointment-view.js';
 export { makeGetAppointment } from './booking/get-appointment.js';
 export { makeListAppointments, makeListGarageAppointments, type ListAppointmentsQuery } from './booking/list-appointments.js';

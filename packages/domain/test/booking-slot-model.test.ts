@@ -2,11 +2,13 @@ import fc from 'fast-check';
 import t from 'tap';
 import { DateTime, FixedOffsetZone } from 'luxon';
 import {
+  makeDayModel,
   makeSlotModel,
   parseWeeklyHours,
   DEFAULT_BOOKING,
   Checker,
   addCalendarDays,
+  calendarDates,
   checkLocalDate,
   fixedOffsetRfc3339,
   localDateAt,
@@ -20,9 +22,7 @@ const settings = (over: Partial<BookingSettings> & { hours?: string } = {}): Boo
   const { hours, ...rest } = over;
   return { ...DEFAULT_BOOKING, weeklyHours: parseWeeklyHours(hours ?? 'mon-sun 00:00-23:59'), minNoticeMinutes: 0, horizonDays: 3660, ...rest };
 };
-const NOW = new Date('2026-01-01T00:00:00Z');
-const starts = (s: BookingSettings, date: string, duration = s.slotMinutes, now = NOW) =>
-  [...makeSlotModel(s, now).candidates(date, date, duration, [])].map((c) => c.startsAt);
+const starts = (s: BookingSettings, date: string, duration = s.slotMinutes) => makeDayModel(s).starts(date, duration).map((c) => c.startsAt);
 
 t.test('Europe/Paris 2026-03-29 (23 h): no 02:xx slot, offsets switch from +01:00 to +02:00, none lost', async (t) => {
   const s = settings({ hours: 'sun 00:00-06:00' });
@@ -31,7 +31,7 @@ t.test('Europe/Paris 2026-03-29 (23 h): no 02:xx slot, offsets switch from +01:0
     '2026-03-29T03:00:00+02:00', '2026-03-29T03:30:00+02:00', '2026-03-29T04:00:00+02:00', '2026-03-29T04:30:00+02:00',
     '2026-03-29T05:00:00+02:00', '2026-03-29T05:30:00+02:00',
   ]);
-  const [last30] = [...makeSlotModel(s, NOW).candidates('2026-03-29', '2026-03-29', 60, [])].filter((c) =>
+  const [last30] = makeDayModel(s).starts('2026-03-29', 60).filter((c) =>
     c.startsAt.startsWith('2026-03-29T01:30'),
   );
   t.equal(last30?.endsAt, '2026-03-29T03:30:00+02:00', 'a 60-minute appointment lasts 60 real minutes across the gap');
@@ -49,7 +49,7 @@ t.test('Europe/Paris 2026-10-25 (25 h): both 02:00 and both 02:30 are distinct s
   ]);
   const instants = list.map((iso) => Date.parse(iso));
   t.ok(instants.every((ms, i) => i === 0 || ms - (instants[i - 1] as number) === 30 * 60_000), 'every slot is 30 real minutes after the previous');
-  const [repeated] = [...makeSlotModel(s, NOW).candidates('2026-10-25', '2026-10-25', 30, [])].filter(
+  const [repeated] = makeDayModel(s).starts('2026-10-25', 30).filter(
     (c) => c.startsAt === '2026-10-25T02:30:00+02:00',
   );
   t.equal(repeated?.endsAt, '2026-10-25T02:00:00+01:00');
@@ -115,7 +115,7 @@ t.test('the grid equals a minute-by-minute scan, in many zones, on ordinary and 
     for (const date of dates) {
       for (const slotMinutes of slotSizes) {
         const s = settings({ timezone: zone, slotMinutes, hours: 'mon-sun 00:00-23:59' });
-        const candidates = [...makeSlotModel(s, NOW).candidates(date, date, slotMinutes, [])];
+        const candidates = makeDayModel(s).starts(date, slotMinutes);
         const got = candidates.map((c) => Date.parse(c.startsAt));
         const expected: number[] = [];
         const from = DateTime.fromISO(date, { zone }).startOf('day').minus({ hours: 3 }).toMillis();
@@ -224,4 +224,15 @@ t.test('the wall clock, not the UTC date, decides the local date for the horizon
   t.equal(await outcome(w.book({ startsAt: '2027-01-31T08:00:00+01:00' })), 'DATES_UNAVAILABLE');
   const last = await w.list('2027-01-29', '2027-01-31');
   t.equal(last.at(-1)?.startsAt, '2027-01-30T17:30:00+01:00');
+});
+
+t.test('calendarDates walks the calendar as addCalendarDays does, to the last date a database holds', async (t) => {
+  t.same(calendarDates('2028-02-27', '2028-03-01'), ['2028-02-27', '2028-02-28', '2028-02-29', '2028-03-01']);
+  t.same(calendarDates('9999-12-30', '9999-12-31'), ['9999-12-30', '9999-12-31']);
+  t.same(calendarDates('0001-01-01', '0001-01-02'), ['0001-01-01', '0001-01-02']);
+  t.same(calendarDates('2026-12-02', '2026-12-01'), []);
+  // Across DST changes of the host's zone too: the UTC calendar has none.
+  const dates = calendarDates('2026-01-01', '2026-12-31');
+  t.equal(dates.length, 365);
+  t.ok(dates.every((d, i) => i === 0 || addCalendarDays(dates[i - 1] as string, 1) === d));
 });

@@ -209,6 +209,13 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
 }
 
+/** A garage's local date that bookings have touched: its booking lock and the count of its changes (migration 0009). */
+export interface BookingDaysTable {
+  garage_id: string;
+  local_date: LocalDate;
+  version: Generated<Int8>;
+}
+
 export interface Database {
   garages: GaragesTable;
   garage_closures: GarageClosuresTable;
@@ -218,6 +225,7 @@ export interface Database {
   vehicles: VehiclesTable;
   appointments: AppointmentsTable;
   appointment_products: AppointmentProductsTable;
+  booking_days: BookingDaysTable;
   quotes: QuotesTable;
   leads: LeadsTable;
   idempotency_keys: IdempotencyKeysTable;

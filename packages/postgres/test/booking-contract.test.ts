@@ -40,6 +40,7 @@ for (const backend of backends) {
         return {
           uow: makeUnitOfWork(db),
           appointments: makeRepositories(db).appointments,
+          availability: makeRepositories(db).availability,
           garageId,
           integrationId: (await insertIntegration(db, garageId, { webhookUrl: null })).id,
           otherIntegrationId: (await insertIntegration(db, garageId, { webhookUrl: null })).id,

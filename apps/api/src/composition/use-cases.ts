@@ -1,5 +1,6 @@
 import { renderWebhookBody } from '@garage/versions';
 import {
+  cachedAvailableDays,
   deriveSubkey,
   makeAuthenticate,
   makeBookAppointment,
@@ -12,6 +13,7 @@ import {
   makeGetQuote,
   makeGetVehicle,
   makeIdempotent,
+  makeAvailableDays,
   makeListAvailability,
   makeListProducts,
   makeListStock,
@@ -41,6 +43,7 @@ import fp from 'fastify-plugin';
 import { isFinalResponse } from '../http/idempotency.js';
 import { toHttpError } from '../plugins/error-handler.js';
 import type { Storage } from '@garage/composition';
+import { batchedCalendarReads } from './batched-calendars.js';
 import { cachedLookup } from './cached-lookup.js';
 
 /**
@@ -48,6 +51,13 @@ import { cachedLookup } from './cached-lookup.js';
  * 5 s (docs/reference/contract.md §6); 2 s leaves room for clock skew and a slow query.
  */
 export const KEY_CACHE_TTL_MS = 2000;
+
+/**
+ * Memory for availability's computed days per instance (docs/operators/performance.md, "Availability"): a day with
+ * every start of 8 opening hours free, in 30-minute slots, takes ~2.5 KB, so at least some 1,600 days (50 garages ×
+ * a month), more as days fill up. Past it, the least recently used days are computed again when asked for.
+ */
+export const AVAILABILITY_CACHE_BYTES = 4 * 1024 * 1024;
 
 export interface UseCaseOptions {
   /** Tests move time without waiting. */
@@ -68,6 +78,7 @@ const makeApiUseCases = (
   const repos = makeRepositories(db);
   // Lists, items and availability may read a replica (DATABASE_READ_URL); writes and transactions use the primary.
   const replica = makeRepositories(reads.db);
+  const availability = batchedCalendarReads(replica.availability);
   const uow = makeUnitOfWork(db);
   // One per encryption key, the active key's first (see `makeCursorCodec`).
   const cursors = makeCursorCodec(storage.encryptionKeys.map((key) => deriveSubkey([key], 'cursor')));
@@ -94,7 +105,12 @@ const makeApiUseCases = (
     getQuote: makeGetQuote({ quotes: replica.quotes, clock }),
     decideQuote: makeDecideQuote({ uow, clock }),
     bookAppointment: makeBookAppointment({ uow, clock }),
-    listAvailability: makeListAvailability({ garages: replica.garages, appointments: replica.appointments, clock }),
+    // Each day's starts are kept until its version, read with every request, moves: exact across instances.
+    listAvailability: makeListAvailability({
+      availability,
+      days: cachedAvailableDays(makeAvailableDays({ availability }), { maxBytes: AVAILABILITY_CACHE_BYTES }),
+      clock,
+    }),
     listAppointments: makeListAppointments({ garages: replica.garages, appointments: replica.appointments, cursors, clock }),
     getAppointment: makeGetAppointment({ garages: replica.garages, appointments: replica.appointments }),
     cancelAppointment: makeCancelAppointment({ uow, clock }),

@@ -17,8 +17,12 @@ export interface BookingLockKey {
  * - Fresh reads: every read after `acquire` returns sees every appointment committed by a transaction that held the
  *   lock before (Postgres: READ COMMITTED, `pg_advisory_xact_lock`).
  * - Release at commit or rollback, never before.
- * A transaction that locks two days (a reschedule) acquires them in `compareBookingLockKeys` order, so that two such
- * transactions cannot deadlock.
+ * - A change count: when a transaction that acquired the lock of a date commits, that date's version
+ *   (`AvailabilityReader`) moves up, atomically with the transaction's writes; a rollback moves nothing. Availability
+ *   keeps what it computed for a date until its version moves, so every change of the places a date holds takes the
+ *   date's lock: booking, rescheduling (both dates), cancelling, any status change (`lockAppointmentDays`).
+ * A transaction that locks several days acquires them in `compareBookingLockKeys` order, so that two such transactions
+ * cannot deadlock.
  */
 export interface BookingLocks {
   acquire(key: BookingLockKey): Promise<void>;
@@ -33,3 +37,9 @@ export interface BookingLocks {
 /** The one order in which a transaction takes several booking locks. */
 export const compareBookingLockKeys = (a: BookingLockKey, b: BookingLockKey): number =>
   a.garageId === b.garageId ? a.localDate.localeCompare(b.localDate) : a.garageId.localeCompare(b.garageId);
+
+/** `keys` without repeats, in `compareBookingLockKeys` order: the order to acquire them in. */
+export const lockOrder = (keys: readonly BookingLockKey[]): BookingLockKey[] =>
+  [...keys]
+    .sort(compareBookingLockKeys)
+    .filter((key, i, sorted) => i === 0 || compareBookingLockKeys(key, sorted[i - 1] as BookingLockKey) !== 0);

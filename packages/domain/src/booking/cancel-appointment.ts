@@ -1,8 +1,10 @@
 import type { Clock } from '../kernel/clock.port.js';
 import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
 import { Checker } from '../kernel/validation.js';
+import { lockAppointmentDays } from './appointment-days.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
+import { makeDayModel } from './slot-model.js';
 
 export const CANCELLATION_REASON_MAX = 500;
 
@@ -14,7 +16,8 @@ export interface CancelAppointmentCommand {
 
 /**
  * Cancels an open appointment that has not started (docs/reference/contract.md §4.6). Its place is free as soon as the transaction
- * commits: occupancy counts every appointment but cancelled ones. The `appointment.cancelled` event commits with it.
+ * commits: occupancy counts every appointment but cancelled ones, and the day's booking lock, taken here, moves the
+ * day's version with the commit, so availability computes the day again. The `appointment.cancelled` event commits with it.
  */
 export const makeCancelAppointment =
   ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
@@ -24,7 +27,8 @@ export const makeCancelAppointment =
     check.throwIfAny('Invalid cancellation');
     return uow.run(async (tx) => {
       const now = clock.now();
-      const { garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
+      const { appointment, garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
+      await lockAppointmentDays(tx.bookingLocks, cmd.garageId, makeDayModel(garage.booking), appointment);
       const cancelled = await tx.appointments.update(cmd.appointmentId, {
         status: 'cancelled',
         cancelledAt: now,

@@ -2,7 +2,8 @@ import { ValidationError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
 import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
 import { Checker } from '../kernel/validation.js';
-import { compareBookingLockKeys, type BookingLockKey } from './booking-lock.port.js';
+import { appointmentDays } from './appointment-days.js';
+import { lockOrder, type BookingLockKey } from './booking-lock.port.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
 import { ensureRoomUnderLock } from './capacity-rule.js';
@@ -20,8 +21,9 @@ export interface RescheduleAppointmentCommand {
 /**
  * Moves an open appointment to a new time under every booking rule of §4.1, its own current place excepted. One
  * transaction: the appointment's row lock (so changes of one appointment queue), then the booking locks of its old
- * and new local dates in one fixed order (so two reschedules crossing the same days cannot deadlock), the capacity
- * check, the update and the `appointment.rescheduled` event. Any error leaves the old time.
+ * and new local dates in one fixed order (so two reschedules crossing the same days cannot deadlock; both days'
+ * versions move with the commit), the capacity check, the update and the `appointment.rescheduled` event. Any error
+ * leaves the old time.
  */
 export const makeRescheduleAppointment =
   ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
@@ -37,11 +39,10 @@ export const makeRescheduleAppointment =
       const { localDate } = candidate;
       const interval = model.resolve(candidate, await tx.garages.listClosures(cmd.garageId, localDate, localDate));
 
-      const fromDay: BookingLockKey = { garageId: cmd.garageId, localDate: model.localDateOf(appointment.startsAt) };
-      const toDay: BookingLockKey = { garageId: cmd.garageId, localDate: interval.localDate };
-      // Both days' locks, in their one order; the read comes with the last one.
-      const [firstLock, lastLock] = compareBookingLockKeys(fromDay, toDay) <= 0 ? [fromDay, toDay] : [toDay, fromDay];
-      if (firstLock.localDate !== lastLock.localDate) await tx.bookingLocks.acquire(firstLock);
+      // The locks of the old dates and the new one, in their one order; the read comes with the last one.
+      const locks = lockOrder([...appointmentDays(cmd.garageId, model, appointment), { garageId: cmd.garageId, localDate: interval.localDate }]);
+      const lastLock = locks.pop() as BookingLockKey;
+      for (const key of locks) await tx.bookingLocks.acquire(key);
 
       await ensureRoomUnderLock(tx.bookingLocks, lastLock, settings, interval, appointment.id);
       const moved = await tx.appointments.update(appointment.id, {

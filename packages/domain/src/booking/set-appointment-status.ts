@@ -4,8 +4,10 @@ import type { Clock } from '../kernel/clock.port.js';
 import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
 import { isUuid } from '../kernel/ids.js';
 import { Checker } from '../kernel/validation.js';
+import { lockAppointmentDays } from './appointment-days.js';
 import { appointmentEvent } from './appointment-view.js';
 import { CANCELLATION_REASON_MAX } from './cancel-appointment.js';
+import { makeDayModel } from './slot-model.js';
 
 /** What the garage may set: everything but `booked`, which only a booking gives. */
 export const GARAGE_STATUSES = ['confirmed', 'completed', 'no_show', 'cancelled'] as const satisfies readonly AppointmentStatus[];
@@ -21,7 +23,8 @@ export interface SetAppointmentStatusCommand {
  * The garage's side of the lifecycle (admin CLI, docs/reference/contract.md §4.6): an open appointment becomes confirmed, completed,
  * a no-show or cancelled, whenever it lies (a no-show is recorded after the start). Setting the status it already has
  * changes nothing; a closed appointment cannot change (409). The event, `appointment.cancelled` for a cancellation and
- * `appointment.updated` otherwise, commits with the change.
+ * `appointment.updated` otherwise, commits with the change, and so does the move of its day's version (the booking
+ * lock taken here): a cancellation frees the place in availability at once.
  */
 export const makeSetAppointmentStatus =
   ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
@@ -40,6 +43,7 @@ export const makeSetAppointmentStatus =
       if (!OPEN_STATUSES.includes(current.status)) throw new AppointmentNotChangeableError(`The appointment is ${current.status}`);
       const garage = await tx.garages.findById(current.garageId);
       if (!garage) throw new NotFoundError('Garage not found');
+      await lockAppointmentDays(tx.bookingLocks, current.garageId, makeDayModel(garage.booking), current);
       const now = clock.now();
       const changed = await tx.appointments.update(
         current.id,

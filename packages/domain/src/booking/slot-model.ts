@@ -6,8 +6,11 @@ import { minutesOfDay } from '../garages/opening-hours.js';
 import { LOCAL_DATE, type Checker } from '../kernel/validation.js';
 
 /**
- * The one slot model behind booking and availability (docs/reference/contract.md §4.1). Both use-cases go through `parse` (the
- * 400 rules) and `whyUnavailable` (the 409 rules), so a start that availability lists is a start that booking accepts.
+ * The one slot model behind booking and availability (docs/reference/contract.md §4.1). Booking goes through `parse`
+ * (the 400 rules) and `resolve` (the 409 rules); availability lists the `starts` of the dates not `closedOn`, cut by
+ * the `bookingWindow`: the opening-hours, closure, notice and horizon rules `resolve` applies, written once here, so
+ * that a start availability lists is a start booking accepts. The time-independent part (`makeDayModel`) is what
+ * availability keeps per day.
  *
  * Time-zone decisions, all in the garage's IANA zone and all computed by Luxon:
  *
@@ -79,17 +82,38 @@ interface DayPlan {
   openings: { open: number; close: number }[];
 }
 
-export interface SlotModel {
-  /** The 400 rules of §4.1: records every problem in `check` and returns null when there is any. */
-  parse(input: CandidateInput, check: Checker): Candidate | null;
-  /** The 409 rules of §4.1: throws `DatesUnavailableError`, or returns the interval and its slots. */
-  resolve(candidate: Candidate, closures: readonly Closure[]): BookableInterval;
-  /** Every bookable interval of `durationMinutes` starting on the local dates `from`..`to` inclusive, ascending. */
-  candidates(from: string, to: string, durationMinutes: number, closures: readonly Closure[]): Generator<BookableInterval>;
+/**
+ * The part of the slot model that does not depend on the time: which intervals of a local date lie inside its opening
+ * hours. What it says about a date holds until the garage's settings change, so availability can keep it per day.
+ */
+export interface DayModel {
+  /**
+   * Every interval of `durationMinutes` starting on the local date `date` inside one of its opening intervals,
+   * ascending by start. The date's closures are not looked at (see `closedOn`), nor the notice and the horizon (see
+   * `bookingWindow`).
+   */
+  starts(date: string, durationMinutes: number): BookableInterval[];
   /** The garage's local date (`YYYY-MM-DD`) of an instant. */
   localDateOf(instant: Date): string;
   /** `[start of local date from, start of the local date after to)`: the instants the dates `from`..`to` span. */
   span(from: string, to: string): { from: Date; to: Date };
+}
+
+/** What the notice and the horizon leave bookable at one instant: they cut a prefix of time and a suffix of dates. */
+export interface BookingWindow {
+  /** Epoch milliseconds of the earliest start the notice allows (now + `minNoticeMinutes`). */
+  noticeUntilMs: number;
+  /** The local date of that instant: every start of an earlier date is too soon. */
+  firstDate: string;
+  /** The last local date the horizon allows (local today + `horizonDays`). */
+  lastDate: string;
+}
+
+export interface SlotModel extends DayModel {
+  /** The 400 rules of §4.1: records every problem in `check` and returns null when there is any. */
+  parse(input: CandidateInput, check: Checker): Candidate | null;
+  /** The 409 rules of §4.1: throws `DatesUnavailableError`, or returns the interval and its slots. */
+  resolve(candidate: Candidate, closures: readonly Closure[]): BookableInterval;
 }
 
 /** A `YYYY-MM-DD` that names a day of the calendar (not 30 February): the day arithmetic gives it back unchanged. */
@@ -245,14 +269,49 @@ export const localRfc3339 = (instant: Date, zone: string): string => {
   return day ? fixedOffsetRfc3339(ms, day.offset) : toLocalRfc3339(instant, zone);
 };
 
-export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
+/** Whether one of `closures` covers the local date `date`: then nothing can be booked on it. */
+export const closedOn = (date: string, closures: readonly Closure[]): boolean => closures.some((c) => c.from <= date && date <= c.to);
+
+/**
+ * The notice and horizon rules at `nowMs`, which `resolve` applies too: a start is bookable now when it is one of the
+ * `starts` of a date not `closedOn`, no earlier than `noticeUntilMs`, on a date no later than `lastDate`. Cheap, as
+ * availability needs it per request.
+ */
+export const bookingWindow = (settings: BookingSettings, nowMs: number): BookingWindow => {
+  const noticeUntilMs = nowMs + settings.minNoticeMinutes * MINUTE_MS;
+  return {
+    noticeUntilMs,
+    firstDate: localDateAt(noticeUntilMs, settings.timezone),
+    // Local today plus whole calendar days: date arithmetic on the cached day facts.
+    lastDate: addCalendarDays(localDateAt(nowMs, settings.timezone), settings.horizonDays),
+  };
+};
+
+/** Ranges of dates by `from|to`: connectors ask for the same few ranges again and again. */
+const dateRanges = new LRUCache<string, readonly string[]>({ max: 1024 });
+
+/**
+ * Every date `from`..`to` inclusive (valid dates), by the UTC calendar, shared and never changed. Kept per range:
+ * writing each date of a range (a `Date` and its ISO string per date) was a tenth of a kept availability answer's
+ * CPU, for the same 31 strings each time.
+ */
+export const calendarDates = (from: string, to: string): readonly string[] => {
+  const key = `${from}|${to}`;
+  let dates = dateRanges.get(key);
+  if (dates === undefined) {
+    const start = Date.parse(`${from}T00:00:00Z`);
+    const count = Math.round((Date.parse(`${to}T00:00:00Z`) - start) / DAY_MS) + 1;
+    dates = Array.from({ length: Math.max(0, count) }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
+    dateRanges.set(key, dates);
+  }
+  return dates;
+};
+
+/** The time-independent internals shared by `makeDayModel` and `makeSlotModel`. */
+const makeCalendar = (settings: BookingSettings) => {
   const zone = settings.timezone;
   const iana = IANAZone.create(zone);
   const slotMs = settings.slotMinutes * MINUTE_MS;
-  const nowMs = now.getTime();
-  const noticeUntil = nowMs + settings.minNoticeMinutes * MINUTE_MS;
-  // Local today plus whole calendar days: date arithmetic on the cached day facts.
-  const lastBookableDate = addCalendarDays(localDateAt(nowMs, zone), settings.horizonDays);
 
   const wallMinutes = (dt: DateTime) => dt.hour * 60 + dt.minute;
   const factsOf = (date: string) => dayFactsOf(zone, date);
@@ -311,7 +370,7 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
     return {
       date,
       clock,
-      closed: closures.some((c) => c.from <= date && date <= c.to),
+      closed: closedOn(date, closures),
       openings: hours.map((iv) => ({
         open: boundary(date, clock, minutesOfDay(iv.start)),
         close: boundary(date, clock, minutesOfDay(iv.end)),
@@ -319,17 +378,8 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
     };
   };
 
-  const whyUnavailable = (day: DayPlan, start: number, end: number): string | null => {
-    if (day.closed) return `The garage is closed on ${day.date}`;
-    if (day.date > lastBookableDate) {
-      return `Appointments can be booked at most ${settings.horizonDays} days ahead (until ${lastBookableDate})`;
-    }
-    if (start < noticeUntil) return `Appointments need ${settings.minNoticeMinutes} minutes notice`;
-    if (!day.openings.some((o) => o.open <= start && end <= o.close)) {
-      return 'The appointment is not inside one opening interval of that day';
-    }
-    return null;
-  };
+  /** The rule of the opening hours: `[start, end)` lies inside one opening interval of its day. */
+  const insideOpening = (day: DayPlan, start: number, end: number) => day.openings.some((o) => o.open <= start && end <= o.close);
 
   const intervalOf = (start: number, durationMinutes: number, day: DayPlan): BookableInterval => {
     const end = start + durationMinutes * MINUTE_MS;
@@ -346,7 +396,44 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
     };
   };
 
+  const days: DayModel = {
+    starts(date, durationMinutes) {
+      const day = planDay(date, []);
+      if (day.openings.length === 0) return [];
+      const durationMs = durationMinutes * MINUTE_MS;
+      return gridOf(day)
+        .filter((start) => insideOpening(day, start, start + durationMs))
+        .map((start) => intervalOf(start, durationMinutes, day));
+    },
+    localDateOf: (instant) => localDateAt(instant.getTime(), zone),
+    span(from, to) {
+      return { from: new Date(factsOf(from).startMs), to: new Date(factsOf(addCalendarDays(to, 1)).startMs) };
+    },
+  };
+
+  return { zone, wallMinutes, planDay, insideOpening, intervalOf, days };
+};
+
+export const makeDayModel = (settings: BookingSettings): DayModel => makeCalendar(settings).days;
+
+export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
+  const { zone, wallMinutes, planDay, insideOpening, intervalOf, days } = makeCalendar(settings);
+  const nowMs = now.getTime();
+  const { noticeUntilMs, lastDate } = bookingWindow(settings, nowMs);
+
+  const whyUnavailable = (day: DayPlan, start: number, end: number): string | null => {
+    if (day.closed) return `The garage is closed on ${day.date}`;
+    if (day.date > lastDate) {
+      return `Appointments can be booked at most ${settings.horizonDays} days ahead (until ${lastDate})`;
+    }
+    if (start < noticeUntilMs) return `Appointments need ${settings.minNoticeMinutes} minutes notice`;
+    if (!insideOpening(day, start, end)) return 'The appointment is not inside one opening interval of that day';
+    return null;
+  };
+
   return {
+    ...days,
+
     parse(input, check) {
       const duration = checkBookingDuration(settings, input.durationMinutes, check);
       const raw = input.startsAt;
@@ -376,30 +463,12 @@ export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel =
       return duration === null ? null : { start: new Date(parsed.toMillis()), localDate: local.toISODate() as string, durationMinutes: duration };
     },
 
-    localDateOf: (instant) => localDateAt(instant.getTime(), zone),
-
     resolve(candidate, closures) {
       const start = candidate.start.getTime();
       const day = planDay(candidate.localDate, closures);
       const reason = whyUnavailable(day, start, start + candidate.durationMinutes * MINUTE_MS);
       if (reason !== null) throw new DatesUnavailableError(reason);
       return intervalOf(start, candidate.durationMinutes, day);
-    },
-
-    *candidates(from, to, durationMinutes, closures) {
-      for (let date = from; date <= to && date <= lastBookableDate; date = addCalendarDays(date, 1)) {
-        const day = planDay(date, closures);
-        if (day.closed || day.openings.length === 0) continue;
-        for (const start of gridOf(day)) {
-          if (whyUnavailable(day, start, start + durationMinutes * MINUTE_MS) === null) {
-            yield intervalOf(start, durationMinutes, day);
-          }
-        }
-      }
-    },
-
-    span(from, to) {
-      return { from: new Date(factsOf(from).startMs), to: new Date(factsOf(addCalendarDays(to, 1)).startMs) };
     },
   };
 };

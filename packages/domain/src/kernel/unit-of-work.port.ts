@@ -1,4 +1,5 @@
 import type { AppointmentReader, AppointmentRepository } from '../booking/appointment-repository.port.js';
+import type { AvailabilityReader } from '../booking/availability-reader.port.js';
 import type { BookingLocks } from '../booking/booking-lock.port.js';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port.js';
 import type { ProductReader, ProductRepository, StockReader, StockRepository } from '../catalog/catalog-repository.port.js';
@@ -21,6 +22,7 @@ export interface Repositories {
   vehicles: VehicleReader;
   quotes: QuoteReader;
   appointments: AppointmentReader;
+  availability: AvailabilityReader;
 }
 
 /** Everything one unit of work may touch; it only exists inside `UnitOfWork.run`, and only for its duration. */

@@ -9,6 +9,7 @@ import * as m0005 from './0005-webhook-self-service.js';
 import * as m0006 from './0006-booking-places-under-lock.js';
 import * as m0007 from './0007-api-versions.js';
 import * as m0008 from './0008-outbox-trace-context.js';
+import * as m0009 from './0009-booking-days.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package carries them. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0006-booking-places-under-lock': m0006,
   '0007-api-versions': m0007,
   '0008-outbox-trace-context': m0008,
+  '0009-booking-days': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

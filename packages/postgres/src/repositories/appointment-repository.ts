@@ -12,7 +12,6 @@ import {
 } from '@garage/domain';
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { AppointmentsTable, Database, Executor } from '../schema.js';
-import { acquireBookingLock, bookingLockName } from './locks.js';
 
 type AppointmentRow = Selectable<AppointmentsTable>;
 
@@ -65,15 +64,22 @@ const earliestStartOf = (from: Date) => new Date(from.getTime() - MAX_DURATION_M
  * Epoch milliseconds as float8, not timestamptz: a busy month is thousands of rows, and pg's timestamp parser (a
  * regular expression per value) cost more than the rest of the availability computation.
  */
-interface PlaceRow {
+export interface PlaceRow {
   starts_ms: number;
   ends_ms: number;
 }
-const toInterval = (row: PlaceRow): BookedInterval => ({ startsAt: new Date(Number(row.starts_ms)), endsAt: new Date(Number(row.ends_ms)) });
+export const toInterval = (row: PlaceRow): BookedInterval => ({ startsAt: new Date(Number(row.starts_ms)), endsAt: new Date(Number(row.ends_ms)) });
 
 /**
- * `BookingLocks.acquireAndListOverlapping`: the lock and the read in one round trip, through the function of
- * migration 0006, whose query has the conditions of `listOverlapping` below.
+ * The arguments of the function `booking_places` (migration 0009), the one statement of "the places of a garage held
+ * over `[from, to)`" that booking, rescheduling, availability and `listOverlapping` all read through.
+ */
+export const placesArguments = (garageId: string, from: Date, to: Date, excludeId?: string) =>
+  sql.join([garageId, earliestStartOf(from), from, to, excludeId !== undefined && isUuid(excludeId) ? excludeId : null]);
+
+/**
+ * `BookingLocks.acquireAndListOverlapping`: the day's lock (locks.ts) and the read of its places in one round trip,
+ * through the function `booking_places_under_lock` (migration 0009).
  */
 export const listOverlappingUnderLock = async (
   trx: Transaction<Database>,
@@ -82,34 +88,18 @@ export const listOverlappingUnderLock = async (
   to: Date,
   excludeId?: string,
 ): Promise<BookedInterval[]> => {
-  if (!isUuid(key.garageId)) {
-    await acquireBookingLock(trx, key);
-    return [];
-  }
-  const exclude = excludeId !== undefined && isUuid(excludeId) ? excludeId : null;
+  if (!isUuid(key.garageId)) throw new InvalidReferenceError('Unknown garage');
   const { rows } = await sql<PlaceRow>`
     select starts_ms, ends_ms
-      from booking_places_under_lock(${bookingLockName(key)}, ${key.garageId}, ${earliestStartOf(from)}, ${from}, ${to}, ${exclude})`.execute(trx);
+      from booking_places_under_lock(${key.localDate}, ${placesArguments(key.garageId, from, to, excludeId)})`.execute(trx);
   return rows.map(toInterval);
 };
 
 export const makeAppointmentReader = (db: Executor): AppointmentReader => ({
   async listOverlapping(garageId, from, to, excludeId) {
     if (!isUuid(garageId)) return [];
-    // `<> 'cancelled'` as a literal so that the planner matches the index predicate.
-    let query = db
-      .selectFrom('appointments')
-      .select([
-        sql<number>`(extract(epoch from starts_at) * 1000)::float8`.as('starts_ms'),
-        sql<number>`(extract(epoch from ends_at) * 1000)::float8`.as('ends_ms'),
-      ])
-      .where('garage_id', '=', garageId)
-      .where('status', '<>', sql.lit('cancelled'))
-      .where('starts_at', '>', earliestStartOf(from))
-      .where('starts_at', '<', to)
-      .where('ends_at', '>', from);
-    if (excludeId !== undefined && isUuid(excludeId)) query = query.where('id', '<>', excludeId);
-    return (await query.execute()).map(toInterval);
+    const { rows } = await sql<PlaceRow>`select starts_ms, ends_ms from booking_places(${placesArguments(garageId, from, to, excludeId)})`.execute(db);
+    return rows.map(toInterval);
   },
 
   async findById(garageId, id) {

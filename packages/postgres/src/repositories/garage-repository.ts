@@ -4,7 +4,7 @@ import type { Closure, Garage, GarageRepository, WeeklyHours } from '@garage/dom
 import { InvalidReferenceError, isUuid } from '@garage/domain';
 import type { GarageClosuresTable, GarageRow, Executor } from '../schema.js';
 
-const toGarage = (row: GarageRow): Garage => ({
+export const toGarage = (row: GarageRow): Garage => ({
   id: row.id,
   slug: row.slug,
   name: row.name,
@@ -20,9 +20,9 @@ const toGarage = (row: GarageRow): Garage => ({
   createdAt: row.created_at,
 });
 
-type ClosureRow = Omit<Selectable<GarageClosuresTable>, 'created_at'>;
+export type ClosureRow = Omit<Selectable<GarageClosuresTable>, 'created_at'>;
 
-const toClosure = (row: ClosureRow): Closure => ({
+export const toClosure = (row: ClosureRow): Closure => ({
   id: row.id,
   garageId: row.garage_id,
   from: row.from_date,

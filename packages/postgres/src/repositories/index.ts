@@ -6,6 +6,7 @@ import { makeIdempotencyStore } from '../idempotency-store.js';
 import type { Database } from '../schema.js';
 import { makeOutbox } from '../webhooks/outbox.js';
 import { listOverlappingUnderLock, makeAppointmentReader, makeAppointmentRepository } from './appointment-repository.js';
+import { makeAvailabilityReader } from './availability-reader.js';
 import { makeGarageRepository } from './garage-repository.js';
 import { makeIntegrationRepository } from './integration-repository.js';
 import { makeLeadRepository } from './lead-repository.js';
@@ -26,6 +27,7 @@ export const makeRepositories = (db: Kysely<Database>): Repositories => ({
   vehicles: withErrorMapping(makeVehicleReader(db)),
   quotes: withErrorMapping(makeQuoteReader(db)),
   appointments: withErrorMapping(makeAppointmentReader(db)),
+  availability: withErrorMapping(makeAvailabilityReader(db)),
 });
 
 /** Everything a unit of work may touch, bound to its transaction. */
@@ -37,6 +39,7 @@ const makeTransaction = (trx: Transaction<Database>): DomainTransaction => ({
   vehicles: withErrorMapping(makeVehicleRepository(trx)),
   quotes: withErrorMapping(makeQuoteRepository(trx)),
   appointments: withErrorMapping(makeAppointmentRepository(trx)),
+  availability: withErrorMapping(makeAvailabilityReader(trx)),
   leads: withErrorMapping(makeLeadRepository(trx)),
   outbox: makeOutbox(trx),
   bookingLocks: withErrorMapping({

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isUuid, type AppointmentReader, type NewAppointment, type UnitOfWork } from '../../index.js';
+import { isUuid, type AppointmentReader, type AvailabilityReader, type NewAppointment, type UnitOfWork } from '../../index.js';
 import type { PortContractCase } from './idempotency-store.contract.js';
 
 /** What the booking contract needs: the ports over an empty appointments table, and rows they may reference. */
@@ -7,6 +7,7 @@ export interface BookingFixture {
   uow: UnitOfWork;
   /** Reads outside any transaction. */
   appointments: AppointmentReader;
+  availability: AvailabilityReader;
   garageId: string;
   integrationId: string;
   /** Another integration of the same garage. */
@@ -21,6 +22,9 @@ export interface BookingFixture {
 }
 
 const at = (hhmm: string) => new Date(`2030-01-07T${hhmm}:00Z`);
+/** The dates of the cases' appointments and locks, and the span of their UTC days. */
+const DAYS = { from: '2030-01-06', to: '2030-01-08' };
+const SPAN = { from: new Date('2030-01-06T00:00:00Z'), to: new Date('2030-01-09T00:00:00Z') };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const newAppointment = (f: BookingFixture, over: Partial<NewAppointment> = {}): NewAppointment => ({
@@ -265,6 +269,66 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       assert.deepEqual([cancelled.status, cancelled.cancelledAt, cancelled.cancellationReason], ['cancelled', cancelledAt, 'ill']);
       assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00')), []);
       assert.equal((await f.appointments.findById(f.garageId, a.id))?.status, 'cancelled', 'still readable');
+    },
+  },
+  {
+    name: "a committed transaction that took a date's booking lock moves that date's version up, once; a rollback moves nothing",
+    run: async () => {
+      const f = await setup();
+      const monday = { garageId: f.garageId, localDate: '2030-01-07' };
+      const versions = async (garageId = f.garageId) => Object.fromEntries((await f.availability.readPlaces(garageId, DAYS.from, DAYS.to, SPAN)).versions);
+      assert.deepEqual(await versions(), {}, 'a date never locked is at version 0: absent');
+      await f.uow.run(async (tx) => {
+        await tx.bookingLocks.acquire(monday);
+        await tx.appointments.create(newAppointment(f));
+      });
+      assert.deepEqual(await versions(), { '2030-01-07': 1 });
+      await f.uow.run((tx) => tx.bookingLocks.acquireAndListOverlapping(monday, at('10:00'), at('11:00')));
+      assert.deepEqual(await versions(), { '2030-01-07': 2 }, 'acquireAndListOverlapping counts as acquire');
+      await assert.rejects(
+        f.uow.run(async (tx) => {
+          await tx.bookingLocks.acquire(monday);
+          await tx.bookingLocks.acquire({ ...monday, localDate: '2030-01-08' });
+          throw new Error('boom');
+        }),
+      );
+      assert.deepEqual(await versions(), { '2030-01-07': 2 }, 'rolled back');
+      await f.uow.run(async (tx) => {
+        await tx.bookingLocks.acquire({ ...monday, localDate: '2030-01-06' });
+        await tx.bookingLocks.acquire({ ...monday, localDate: '2030-01-08' });
+      });
+      assert.deepEqual(await versions(), { '2030-01-06': 1, '2030-01-07': 2, '2030-01-08': 1 });
+      assert.deepEqual(Object.fromEntries((await f.availability.readPlaces(f.garageId, '2030-01-07', '2030-01-07', SPAN)).versions), { '2030-01-07': 2 }, 'only the dates asked for');
+      assert.deepEqual(await versions(f.otherGarageId), {}, "another garage's dates keep theirs");
+      const [calendar, later, bare, unknown] = await f.availability.findCalendars([
+        { garageId: f.garageId, dates: DAYS },
+        { garageId: f.garageId, dates: { from: '2030-01-08', to: '2030-01-09' } },
+        { garageId: f.garageId, dates: null },
+        { garageId: f.otherGarageId, dates: DAYS },
+      ]);
+      assert.equal(calendar?.garage.id, f.garageId);
+      assert.deepEqual(Object.fromEntries(calendar?.versions ?? []), { '2030-01-06': 1, '2030-01-07': 2, '2030-01-08': 1 }, 'findCalendars reads the same versions');
+      assert.deepEqual(Object.fromEntries(later?.versions ?? []), { '2030-01-08': 1 }, 'each query its own dates, in order');
+      assert.equal(bare?.versions.size, 0, 'without dates, the garage alone');
+      assert.deepEqual([unknown?.garage.id, unknown?.versions.size], [f.otherGarageId, 0]);
+      assert.deepEqual(await f.availability.findCalendars([]), []);
+    },
+  },
+  {
+    name: 'readPlaces returns what listOverlapping returns over the span, with the versions',
+    run: async () => {
+      const f = await setup();
+      await create(f, newAppointment(f));
+      await create(f, newAppointment(f, { startsAt: at('12:00'), endsAt: at('13:00') }));
+      const cancelled = await create(f, newAppointment(f, { startsAt: at('14:00'), endsAt: at('15:00') }));
+      await f.uow.run((tx) => tx.appointments.update(cancelled.id, { status: 'cancelled' }));
+      await create(f, newAppointment(f, { garageId: f.otherGarageId, integrationId: f.otherGarageIntegrationId }));
+      const byStart = (a: { startsAt: Date }, b: { startsAt: Date }) => a.startsAt.getTime() - b.startsAt.getTime();
+      for (const [from, to] of [['00:00', '23:00'], ['10:30', '12:00'], ['11:00', '12:00']] as const) {
+        const read = await f.availability.readPlaces(f.garageId, DAYS.from, DAYS.to, { from: at(from), to: at(to) });
+        assert.deepEqual([...read.places].sort(byStart), [...(await f.appointments.listOverlapping(f.garageId, at(from), at(to)))].sort(byStart), `${from}–${to}`);
+      }
+      assert.equal((await f.availability.readPlaces(f.garageId, DAYS.from, DAYS.to, { from: at('00:00'), to: at('23:00') })).places.length, 2);
     },
   },
   {

@@ -1,8 +1,14 @@
 import {
+  cachedAvailableDays,
   DEFAULT_BOOKING,
+  makeAvailableDays,
   makeBookAppointment,
+  makeCancelAppointment,
   makeListAvailability,
+  makeRescheduleAppointment,
+  makeSetAppointmentStatus,
   parseWeeklyHours,
+  type AvailabilityReader,
   type BookAppointmentCommand,
   type BookingSettings,
   type Closure,
@@ -32,6 +38,9 @@ export interface WorldOptions {
   /** Replaces the recording outbox (to make writing the event fail). */
   outbox?: Outbox;
 }
+
+/** Enough for every day the tests ask for: eviction is not what they look at. */
+const TEST_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** Fakes of the garage and product repositories: only what the booking use-cases read. `reads` names each read. */
 const fakeGarages = (garage: Garage, closures: Closure[], reads: string[]): Pick<GarageRepository, 'findById' | 'listClosures' | 'findWithClosures'> => {
@@ -89,10 +98,47 @@ export const bookingWorld = (options: WorldOptions = {}) => {
       customer: { name: 'Jeanne Martin', email: 'jeanne@example.com' },
       ...cmd,
     });
-  const availability = makeListAvailability({ garages, appointments: store.appointments, clock });
-  const list = (from: string, to = from, durationMinutes?: number) =>
-    availability({ garageId: GARAGE_ID, from, to, ...(durationMinutes === undefined ? {} : { durationMinutes }) });
-  return { clock, garage, garageReads, store, book, list, availability };
+  const committed = store.availabilityOver(garages);
+  /** The dates of every read of places availability made, `from..to`: what it computed. */
+  const placeReads: string[] = [];
+  const reader: AvailabilityReader = {
+    findCalendars: (queries) => committed.findCalendars(queries),
+    readPlaces: (garageId, from, to, span) => {
+      placeReads.push(`${from}..${to}`);
+      return committed.readPlaces(garageId, from, to, span);
+    },
+  };
+  const fresh = makeAvailableDays({ availability: reader });
+  // Availability as the API wires it, with its per-day cache; `listFresh` computes every day again, for comparison.
+  const availability = makeListAvailability({ availability: reader, days: cachedAvailableDays(fresh, { maxBytes: TEST_CACHE_BYTES }), clock });
+  const uncached = makeListAvailability({ availability: reader, days: fresh, clock });
+  const query = (from: string, to: string, durationMinutes?: number) => ({
+    garageId: GARAGE_ID,
+    from,
+    to,
+    ...(durationMinutes === undefined ? {} : { durationMinutes }),
+  });
+  const list = (from: string, to = from, durationMinutes?: number) => availability(query(from, to, durationMinutes));
+  const listFresh = (from: string, to = from, durationMinutes?: number) => uncached(query(from, to, durationMinutes));
+  const cancel = makeCancelAppointment({ uow: store.uow, clock });
+  const reschedule = makeRescheduleAppointment({ uow: store.uow, clock });
+  const setStatus = makeSetAppointmentStatus({ uow: store.uow, clock });
+  return {
+    clock,
+    garage,
+    garageReads,
+    closures,
+    placeReads,
+    store,
+    book,
+    list,
+    listFresh,
+    availability,
+    cancel: (appointmentId: string) => cancel({ garageId: GARAGE_ID, appointmentId }),
+    reschedule: (appointmentId: string, startsAt: string, durationMinutes?: number) =>
+      reschedule({ garageId: GARAGE_ID, appointmentId, startsAt, ...(durationMinutes === undefined ? {} : { durationMinutes }) }),
+    setStatus: (appointmentId: string, status: string) => setStatus({ appointmentId, status }),
+  };
 };
 
 /** The code of a rejected promise's error, or `'OK'` when it resolved: compact assertions over many outcomes. */

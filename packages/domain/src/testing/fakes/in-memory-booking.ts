@@ -8,8 +8,11 @@ import {
   type AppointmentListQuery,
   type AppointmentReader,
   type AppointmentRepository,
+  type AvailabilityReader,
   type BookedInterval,
   type Clock,
+  type DayVersions,
+  type GarageRepository,
   type NewAppointment,
   type OutboxEvent,
   type Transaction,
@@ -39,6 +42,11 @@ export interface InMemoryBooking {
   committed(): Appointment[];
   /** Every committed outbox event, in commit order. */
   events(): OutboxEvent[];
+  /**
+   * Autocommit availability reads over the committed appointments and day versions, with the garage and its closures
+   * from `garages`.
+   */
+  availabilityOver(garages: Pick<GarageRepository, 'findById' | 'listClosures'>): AvailabilityReader;
 }
 
 /** Lets other callbacks run between steps, so that concurrent use interleaves as it would against a database. */
@@ -57,7 +65,8 @@ const provided = <T extends object>(name: string, methods: Partial<T> = {}): T =
  * `startsAt < to && endsAt > from`; `(integrationId, externalRef)` is unique when `externalRef` is not null
  * (DUPLICATE); products must exist (INVALID_REFERENCE); a transaction's writes and events are visible to itself,
  * published on success and dropped on failure; booking locks of the same `(garageId, localDate)`, like the row
- * lock of `findForUpdate`, are held one at a time, in request order, until the holder's transaction ends; cancelled
+ * lock of `findForUpdate`, are held one at a time, in request order, until the holder's transaction ends; the
+ * version of every date whose booking lock a transaction took moves up when it commits, with its writes; cancelled
  * appointments hold no place; a `run` inside another joins it.
  */
 export const makeInMemoryBooking = ({
@@ -69,6 +78,8 @@ export const makeInMemoryBooking = ({
   const rows: Appointment[] = [];
   const published: OutboxEvent[] = [];
   const locks = new Map<string, Promise<void>>();
+  /** Day versions by `garageId|localDate`. */
+  const versions = new Map<string, number>();
   const open = new AsyncLocalStorage<Transaction>();
 
   const overlapping = (source: readonly Appointment[], garageId: string, from: Date, to: Date): BookedInterval[] =>
@@ -99,6 +110,15 @@ export const makeInMemoryBooking = ({
       cancelledAt: null,
       cancellationReason: null,
     });
+  };
+
+  const versionsOf = (garageId: string, from: string, to: string): DayVersions => {
+    const found = new Map<string, number>();
+    for (const [key, version] of versions) {
+      const [garage, date] = key.split('|') as [string, string];
+      if (garage === garageId && from <= date && date <= to) found.set(date, version);
+    }
+    return found;
   };
 
   const after = (a: Appointment, q: AppointmentListQuery) =>
@@ -161,6 +181,7 @@ export const makeInMemoryBooking = ({
     const view = () => [...rows.map((a) => changed.get(a.id) ?? a), ...staged];
     const events: OutboxEvent[] = [];
     const releases: (() => void)[] = [];
+    const lockedDays = new Set<string>();
     const tx: Transaction = {
       garages: provided('garages', others.garages),
       integrations: provided('integrations', others.integrations),
@@ -168,6 +189,7 @@ export const makeInMemoryBooking = ({
       stock: provided('stock', others.stock),
       vehicles: provided('vehicles', others.vehicles),
       quotes: provided('quotes', others.quotes),
+      availability: provided('availability', others.availability),
       leads: provided('leads', others.leads),
       idempotencyRecords: provided('idempotencyRecords', others.idempotencyRecords),
       outbox: provided('outbox', { enqueue: async (event) => void events.push(structuredClone(event)), ...others.outbox }),
@@ -197,7 +219,9 @@ export const makeInMemoryBooking = ({
       } satisfies AppointmentRepository,
       bookingLocks: {
         acquire: async (key) => {
-          if (!withoutLock) releases.push(await acquire(`${key.garageId}|${key.localDate}`));
+          const day = `${key.garageId}|${key.localDate}`;
+          if (!withoutLock) releases.push(await acquire(day));
+          lockedDays.add(day);
         },
         async acquireAndListOverlapping(key, from, to, excludeId) {
           await this.acquire(key);
@@ -211,6 +235,7 @@ export const makeInMemoryBooking = ({
       for (const a of staged) assertUnique(rows, a);
       for (const [id, next] of changed) rows[rows.findIndex((a) => a.id === id)] = next;
       rows.push(...staged);
+      for (const day of lockedDays) versions.set(day, (versions.get(day) ?? 0) + 1);
       published.push(...events);
       return result;
     } finally {
@@ -228,5 +253,22 @@ export const makeInMemoryBooking = ({
     appointments: readerOver(() => rows),
     committed: () => structuredClone(rows),
     events: () => structuredClone(published),
+    availabilityOver: (garages) => ({
+      findCalendars: (queries) =>
+        Promise.all(
+          queries.map(async ({ garageId, dates }) => {
+            const garage = await garages.findById(garageId);
+            if (!garage || !dates) return garage && { garage, closures: [], versions: new Map() };
+            const closures = await garages.listClosures(garageId, dates.from, dates.to);
+            return { garage, closures, versions: versionsOf(garageId, dates.from, dates.to) };
+          }),
+        ),
+      async readPlaces(garageId, from, to, span) {
+        await tick();
+        // Versions and places of the same committed state, as one statement reads them.
+        const places = overlapping(rows.filter((a) => a.status !== 'cancelled'), garageId, span.from, span.to);
+        return { versions: versionsOf(garageId, from, to), places };
+      },
+    }),
   };
 };
