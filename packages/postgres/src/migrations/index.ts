@@ -10,6 +10,7 @@ import * as m0006 from './0006-booking-places-under-lock.js';
 import * as m0007 from './0007-api-versions.js';
 import * as m0008 from './0008-outbox-trace-context.js';
 import * as m0009 from './0009-booking-days.js';
+import * as m0010 from './0010-booking-writes-planned-once.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package carries them. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007-api-versions': m0007,
   '0008-outbox-trace-context': m0008,
   '0009-booking-days': m0009,
+  '0010-booking-writes-planned-once': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

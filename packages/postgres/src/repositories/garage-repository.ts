@@ -1,34 +1,9 @@
-import type { ExpressionBuilder, Selectable } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { Closure, Garage, GarageRepository, WeeklyHours } from '@garage/domain';
+import type { ExpressionBuilder } from 'kysely';
+import type { GarageRepository } from '@garage/domain';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
-import type { GarageClosuresTable, GarageRow, Executor } from '../schema.js';
-
-export const toGarage = (row: GarageRow): Garage => ({
-  id: row.id,
-  slug: row.slug,
-  name: row.name,
-  currency: row.currency,
-  booking: {
-    timezone: row.timezone,
-    slotMinutes: row.slot_minutes,
-    capacity: row.capacity,
-    weeklyHours: row.weekly_hours as WeeklyHours,
-    minNoticeMinutes: row.min_notice_minutes,
-    horizonDays: row.horizon_days,
-  },
-  createdAt: row.created_at,
-});
-
-export type ClosureRow = Omit<Selectable<GarageClosuresTable>, 'created_at'>;
-
-export const toClosure = (row: ClosureRow): Closure => ({
-  id: row.id,
-  garageId: row.garage_id,
-  from: row.from_date,
-  to: row.to_date,
-  reason: row.reason,
-});
+import type { GarageClosuresTable, Executor } from '../schema.js';
+import { calendarStatement, toGarageCalendar } from './garage-calendar.js';
+import { toClosure, toGarage } from './garage-rows.js';
 
 /** The closures (aliased `c`) overlapping the inclusive local-date range `[from, to]`. */
 const overlapping =
@@ -81,25 +56,10 @@ export const makeGarageRepository = (db: Executor): GarageRepository => ({
 
   async findWithClosures(id, from, to) {
     if (!isUuid(id)) return null;
-    // In one round trip: booking reads the garage and its closures together.
-    const row = await db
-      .selectFrom('garages as g')
-      .selectAll('g')
-      .select((eb) =>
-        jsonArrayFrom(
-          eb
-            .selectFrom('garage_closures as c')
-            .select(CLOSURE_COLUMNS)
-            .whereRef('c.garage_id', '=', 'g.id')
-            .where(overlapping(from, to))
-            .orderBy('c.from_date')
-            .orderBy('c.id'),
-        ).as('closures'),
-      )
-      .where('g.id', '=', id)
-      .executeTakeFirst();
-    // json_agg writes a `date` as YYYY-MM-DD, the string the `date` parser gives (column-types.ts).
-    return row ? { garage: toGarage(row), closures: row.closures.map(toClosure) } : null;
+    // In one round trip, through the function availability reads by (its plans are kept per connection).
+    const [row] = (await calendarStatement(id, from, to).execute(db)).rows;
+    const calendar = row ? toGarageCalendar(row) : null;
+    return calendar && { garage: calendar.garage, closures: calendar.closures };
   },
 
   async listClosures(garageId, from, to) {
