@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
+import type { run as Run } from '../../src/program.js';
 
 /** The built CLI, exactly as `pnpm cli` runs it. */
 export const CLI = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -9,7 +10,7 @@ export const CLI = fileURLToPath(new URL('../../dist/main.js', import.meta.url))
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (pnpm build, or pnpm --filter @garage/cli test)`);
 
 // The same program main.js runs, called in this process: a command costs its database work, not a Node start-up.
-const { run } = (await import(new URL('../../dist/program.js', import.meta.url).href)) as typeof import('../../src/program.js');
+const { run } = (await import(new URL('../../dist/program.js', import.meta.url).href)) as { run: typeof Run };
 
 export interface CliResult {
   code: number | null;

@@ -1,7 +1,6 @@
 import {
   completeCustomer,
   completeVehicle,
-  type Appointment,
   type AppointmentCustomer,
   type AppointmentVehicle,
 } from './appointment.js';

@@ -1,4 +1,4 @@
-import type { Product, ProductImportRow, ProductListQuery, ProductReader, ProductRepository } from '@garage/domain';
+import type { Product, ProductImportRow, ProductReader, ProductRepository } from '@garage/domain';
 import { InvalidReferenceError, isUuid, PRODUCT_DEFAULTS } from '@garage/domain';
 import { sql, type Transaction } from 'kysely';
 import type { Database, NewProductRow, ProductRow, Executor } from '../schema.js';
