@@ -18,11 +18,11 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** An error of the CLI's own making (unreadable file, bad configuration): its message is meant for the operator. */
 export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: ExitCode = EXIT.USAGE,
-  ) {
+  readonly exitCode: ExitCode;
+
+  constructor(message: string, exitCode: ExitCode = EXIT.USAGE) {
     super(message);
+    this.exitCode = exitCode;
     this.name = 'CliError';
   }
 }

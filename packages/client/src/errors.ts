@@ -9,16 +9,18 @@ export type ErrorDetail = NonNullable<ErrorBody['details']>[number];
 /** A request the API answered with an error status. `code` is the contract's code, stable for programs to branch on. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+  /** The `x-request-id` of the failed request: quote it to the garage's support. */
+  readonly requestId: string | null;
 
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: ErrorDetail[] | undefined,
-    /** The `x-request-id` of the failed request: quote it to the garage's support. */
-    readonly requestId: string | null,
-  ) {
+  constructor(status: number, code: ErrorCode, message: string, details: ErrorDetail[] | undefined, requestId: string | null) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.requestId = requestId;
   }
 
   /** From a response and its parsed body; a body that is not the error shape (a proxy's page) still gives an error. */

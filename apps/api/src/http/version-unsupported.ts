@@ -6,12 +6,11 @@ import type { ErrorDetail } from '@garage/domain';
  */
 export class VersionUnsupportedError extends Error {
   readonly code = 'VERSION_UNSUPPORTED';
+  readonly details: ErrorDetail[];
 
-  constructor(
-    message: string,
-    readonly details: ErrorDetail[],
-  ) {
+  constructor(message: string, details: ErrorDetail[]) {
     super(message);
+    this.details = details;
     this.name = 'VersionUnsupportedError';
   }
 }

@@ -28,12 +28,13 @@ export interface ErrorDetail {
 }
 
 export class DomainError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: ErrorDetail[],
-  ) {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetail[];
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
     super(message);
+    this.code = code;
+    this.details = details;
     this.name = new.target.name;
   }
 }
