@@ -77,6 +77,8 @@ export interface ProductsTable {
   active: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The row's list item as the API sends it, rendered by a trigger on every write (migration 0011). */
+  list_item: Generated<string>;
 }
 
 export interface StockTable {
@@ -84,6 +86,8 @@ export interface StockTable {
   garage_id: string;
   quantity: number;
   updated_at: Timestamp;
+  /** The row's list item as the API sends it, rendered by a trigger on every write (migration 0011). */
+  list_item: Generated<string>;
 }
 
 export interface VehiclesTable {
@@ -106,6 +110,8 @@ export interface VehiclesTable {
   published_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The row's list item as the API sends it, rendered by a trigger on every write (migration 0011). */
+  list_item: Generated<string>;
 }
 
 export interface AppointmentsTable {

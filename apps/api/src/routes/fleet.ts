@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SLUG, SLUG_MAX_LENGTH } from '@garage/domain';
 import { Type } from 'typebox';
+import { sendPage } from '../http/rendered-page.js';
 import { garageOf } from '../plugins/auth.js';
 import { Uuid } from '../schemas/common.js';
 import { errorResponses, NotModified } from '../schemas/error.js';
@@ -49,13 +50,16 @@ const fleetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Page(Vehicle), 304: NotModified, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) =>
-      app.useCases.listVehicles({
-        garageId: garageOf(request),
-        ...pageRequest(request.query),
-        make: request.query.make ?? null,
-        fuel: request.query.fuel ?? null,
-      }),
+    async (request, reply) =>
+      sendPage(
+        reply,
+        await app.useCases.listVehicles({
+          garageId: garageOf(request),
+          ...pageRequest(request.query),
+          make: request.query.make ?? null,
+          fuel: request.query.fuel ?? null,
+        }),
+      ),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { sendPage } from '../http/rendered-page.js';
 import { garageOf } from '../plugins/auth.js';
 import { errorResponses, NotModified } from '../schemas/error.js';
 import { apiKeyQueryField, listQueryFields, Page, pageRequest } from '../schemas/list.js';
@@ -25,7 +26,8 @@ const productRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Page(Product), 304: NotModified, ...errorResponses(400, 401) },
       },
     },
-    async (request) => app.useCases.listProducts({ garageId: garageOf(request), ...pageRequest(request.query), sku: request.query.sku ?? null }),
+    async (request, reply) =>
+      sendPage(reply, await app.useCases.listProducts({ garageId: garageOf(request), ...pageRequest(request.query), sku: request.query.sku ?? null })),
   );
 };
 

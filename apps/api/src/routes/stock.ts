@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { sendPage } from '../http/rendered-page.js';
 import { garageOf } from '../plugins/auth.js';
 import { errorResponses, NotModified } from '../schemas/error.js';
 import { apiKeyQueryField, listQueryFields, Page, pageRequest } from '../schemas/list.js';
@@ -24,7 +25,8 @@ const stockRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Page(StockItem), 304: NotModified, ...errorResponses(400, 401) },
       },
     },
-    async (request) => app.useCases.listStock({ garageId: garageOf(request), ...pageRequest(request.query), sku: request.query.sku ?? null }),
+    async (request, reply) =>
+      sendPage(reply, await app.useCases.listStock({ garageId: garageOf(request), ...pageRequest(request.query), sku: request.query.sku ?? null })),
   );
 };
 

@@ -1,5 +1,6 @@
 import type { Product, ProductImportRow, StockImportRow, StockItem } from './catalog-items.js';
 import type { KeysetQuery } from '../kernel/pagination.js';
+import type { RenderedRows } from '../kernel/page.js';
 
 export interface ProductListQuery extends KeysetQuery {
   sku: string | null;
@@ -10,6 +11,8 @@ export interface ProductListQuery extends KeysetQuery {
 export interface ProductReader {
   /** Ordered by `(updatedAt, id)` ascending, strictly after `after`. */
   list(query: ProductListQuery): Promise<Product[]>;
+  /** The rows `list` returns, as the list items the API sends (docs/operators/performance.md, "List pages"). */
+  listRendered(query: ProductListQuery): Promise<RenderedRows>;
   /** The subset of `ids` that are products of the garage. */
   findExistingIds(garageId: string, ids: string[]): Promise<string[]>;
 }
@@ -27,6 +30,8 @@ export interface StockListQuery extends KeysetQuery {
 export interface StockReader {
   /** One item per product, ordered by `(updatedAt, productId)` ascending. */
   list(query: StockListQuery): Promise<StockItem[]>;
+  /** The rows `list` returns, as the list items the API sends. */
+  listRendered(query: StockListQuery): Promise<RenderedRows>;
 }
 
 /** Reads and writes; only a unit of work hands it out. */

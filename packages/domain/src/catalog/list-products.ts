@@ -1,7 +1,6 @@
-import type { Product } from './catalog-items.js';
 import type { ProductRepository } from './catalog-repository.port.js';
 import type { CursorCodec } from '../kernel/cursor.js';
-import { fetchPage, type Page, type PageRequest } from '../kernel/page.js';
+import { fetchRenderedPage, type PageRequest, type RenderedPage } from '../kernel/page.js';
 
 export interface ListProductsQuery extends PageRequest {
   garageId: string;
@@ -9,17 +8,19 @@ export interface ListProductsQuery extends PageRequest {
   sku: string | null;
 }
 
-/** Without `updatedSince` only active products; with it, deactivated ones too so that a sync learns of removals. */
+/**
+ * Without `updatedSince` only active products; with it, deactivated ones too so that a sync learns of removals. A page
+ * of rendered items: the API sends them as they are.
+ */
 export const makeListProducts =
-  ({ products, cursors }: { products: Pick<ProductRepository, 'list'>; cursors: CursorCodec }) =>
-  (q: ListProductsQuery): Promise<Page<Product>> =>
-    fetchPage(
+  ({ products, cursors }: { products: Pick<ProductRepository, 'listRendered'>; cursors: CursorCodec }) =>
+  (q: ListProductsQuery): Promise<RenderedPage> =>
+    fetchRenderedPage(
       cursors,
       `products|${q.garageId}|${q.updatedSince?.toISOString() ?? ''}|${q.sku ?? ''}`,
       q,
-      (p) => ({ sortValue: p.updatedAt, id: p.id }),
       (after, limit) =>
-        products.list({
+        products.listRendered({
           garageId: q.garageId,
           limit,
           after,

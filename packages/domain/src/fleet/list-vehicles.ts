@@ -1,7 +1,7 @@
-import type { Fuel, Vehicle } from './vehicle.js';
+import type { Fuel } from './vehicle.js';
 import type { VehicleRepository } from './vehicle-repository.port.js';
 import type { CursorCodec } from '../kernel/cursor.js';
-import { fetchPage, type Page, type PageRequest } from '../kernel/page.js';
+import { fetchRenderedPage, type PageRequest, type RenderedPage } from '../kernel/page.js';
 
 export interface ListVehiclesQuery extends PageRequest {
   garageId: string;
@@ -12,15 +12,14 @@ export interface ListVehiclesQuery extends PageRequest {
 
 /** Newest `publishedAt` first; sold vehicles never appear. */
 export const makeListVehicles =
-  ({ vehicles, cursors }: { vehicles: Pick<VehicleRepository, 'list'>; cursors: CursorCodec }) =>
-  (q: ListVehiclesQuery): Promise<Page<Vehicle>> =>
-    fetchPage(
+  ({ vehicles, cursors }: { vehicles: Pick<VehicleRepository, 'listRendered'>; cursors: CursorCodec }) =>
+  (q: ListVehiclesQuery): Promise<RenderedPage> =>
+    fetchRenderedPage(
       cursors,
       `vehicles|${q.garageId}|${q.updatedSince?.toISOString() ?? ''}|${q.make?.toLowerCase() ?? ''}|${q.fuel ?? ''}`,
       q,
-      (v) => ({ sortValue: v.publishedAt, id: v.id }),
       (after, limit) =>
-        vehicles.list({
+        vehicles.listRendered({
           garageId: q.garageId,
           limit,
           after,

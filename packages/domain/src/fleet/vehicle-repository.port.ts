@@ -1,5 +1,6 @@
 import type { Fuel, Vehicle, VehicleImportRow } from './vehicle.js';
 import type { KeysetQuery } from '../kernel/pagination.js';
+import type { RenderedRows } from '../kernel/page.js';
 
 export interface VehicleListQuery extends KeysetQuery {
   /** Case-insensitive exact make. */
@@ -10,6 +11,8 @@ export interface VehicleListQuery extends KeysetQuery {
 export interface VehicleReader {
   /** Vehicles that are not sold, ordered by `(publishedAt, id)` descending, strictly after `after`. */
   list(query: VehicleListQuery): Promise<Vehicle[]>;
+  /** The rows `list` returns, as the list items the API sends. */
+  listRendered(query: VehicleListQuery): Promise<RenderedRows>;
   /** A vehicle that is not sold; restricted to `garageId` when given. */
   findPublicById(id: string, garageId: string | null): Promise<(Vehicle & { garageId: string }) | null>;
 }

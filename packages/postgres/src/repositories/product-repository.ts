@@ -1,10 +1,11 @@
-import type { Product, ProductImportRow, ProductReader, ProductRepository } from '@garage/domain';
+import type { Product, ProductImportRow, ProductListQuery, ProductReader, ProductRepository } from '@garage/domain';
 import { InvalidReferenceError, isUuid, PRODUCT_DEFAULTS } from '@garage/domain';
 import { sql, type Transaction } from 'kysely';
 import type { Database, NewProductRow, ProductRow, Executor } from '../schema.js';
 import { catalogWriteTime } from './clocks.js';
 import { chunks, lastByKey } from './batches.js';
 import { toNumber } from './numbers.js';
+import { renderedRows, sortMs } from './rendered-rows.js';
 import { upsertChanges } from './upsert.js';
 
 const COLUMNS = [
@@ -74,20 +75,30 @@ const upsertChunk = async (trx: Transaction<Database>, garageId: string, rows: N
   return ids;
 };
 
+/** One page of a product list: its filters, its order and its limit, whatever it selects. */
+const listed = (db: Executor, q: ProductListQuery) => {
+  let query = db.selectFrom('products').where('garage_id', '=', q.garageId);
+  // Literal `true` (not a parameter) so that the planner can use the partial index products_active_sync_idx.
+  if (!q.includeInactive) query = query.where('active', '=', sql.lit(true));
+  if (q.updatedSince) query = query.where('updated_at', '>=', q.updatedSince);
+  if (q.sku !== null) query = query.where('sku', '=', q.sku);
+  if (q.after) {
+    const { sortValue, id } = q.after;
+    query = query.where((eb) => eb(eb.refTuple('updated_at', 'id'), '>', eb.tuple(sortValue, id)));
+  }
+  return query.orderBy('updated_at').orderBy('id').limit(q.limit);
+};
+
 export const makeProductReader = (db: Executor): ProductReader => ({
   async list(q) {
     if (!isUuid(q.garageId)) return [];
-    let query = db.selectFrom('products').select(COLUMNS).where('garage_id', '=', q.garageId);
-    // Literal `true` (not a parameter) so that the planner can use the partial index products_active_sync_idx.
-    if (!q.includeInactive) query = query.where('active', '=', sql.lit(true));
-    if (q.updatedSince) query = query.where('updated_at', '>=', q.updatedSince);
-    if (q.sku !== null) query = query.where('sku', '=', q.sku);
-    if (q.after) {
-      const { sortValue, id } = q.after;
-      query = query.where((eb) => eb(eb.refTuple('updated_at', 'id'), '>', eb.tuple(sortValue, id)));
-    }
-    const rows = await query.orderBy('updated_at').orderBy('id').limit(q.limit).execute();
+    const rows = await listed(db, q).select(COLUMNS).execute();
     return rows.map(toProduct);
+  },
+
+  async listRendered(q) {
+    if (!isUuid(q.garageId)) return renderedRows([]);
+    return renderedRows(await listed(db, q).select(['list_item', sortMs('updated_at').as('sort_ms'), 'id']).execute());
   },
 
   async findExistingIds(garageId, ids) {

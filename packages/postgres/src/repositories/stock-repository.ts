@@ -1,8 +1,9 @@
-import type { StockItem, StockReader, StockRepository } from '@garage/domain';
+import type { StockItem, StockListQuery, StockReader, StockRepository } from '@garage/domain';
 import type { Transaction } from 'kysely';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
 import { catalogWriteTime } from './clocks.js';
 import { chunks, lastByKey } from './batches.js';
+import { renderedRows, sortMs } from './rendered-rows.js';
 import type { Database, Executor } from '../schema.js';
 
 /** Product ids for `skus`, validated before any write so that an import with an unknown sku writes nothing. */
@@ -24,29 +25,45 @@ const resolveSkus = async (db: Executor, garageId: string, skus: string[]): Prom
   return found;
 };
 
+/**
+ * One page of a stock list: its filters, its order and its limit, whatever it selects. A sku filter is one probe of
+ * products (garage_id, sku); no join otherwise, since the rendered item carries its sku.
+ */
+const listed = (db: Executor, q: StockListQuery) => {
+  let query = db.selectFrom('stock').where('stock.garage_id', '=', q.garageId);
+  if (q.updatedSince) query = query.where('stock.updated_at', '>=', q.updatedSince);
+  const sku = q.sku;
+  if (sku !== null) {
+    query = query.where('stock.product_id', '=', (eb) =>
+      eb.selectFrom('products').select('products.id').where('products.garage_id', '=', q.garageId).where('products.sku', '=', sku),
+    );
+  }
+  if (q.after) {
+    const { sortValue, id } = q.after;
+    query = query.where((eb) => eb(eb.refTuple('stock.updated_at', 'stock.product_id'), '>', eb.tuple(sortValue, id)));
+  }
+  return query.orderBy('stock.updated_at').orderBy('stock.product_id').limit(q.limit);
+};
+
 export const makeStockReader = (db: Executor): StockReader => ({
   async list(q) {
     if (!isUuid(q.garageId)) return [];
-    let query = db
-      .selectFrom('stock')
-      // Joined on the whole foreign key: the planner then knows the product's garage too, and a sku filter is one
-      // probe of products (garage_id, sku) instead of a scan of every garage's products for that sku.
+    const rows = await listed(db, q)
+      // Joined on the whole foreign key: the planner then knows the product's garage too.
       .innerJoin('products', (join) =>
         join.onRef('products.id', '=', 'stock.product_id').onRef('products.garage_id', '=', 'stock.garage_id'),
       )
       .select(['stock.product_id', 'products.sku', 'stock.quantity', 'stock.updated_at'])
-      .where('stock.garage_id', '=', q.garageId);
-    if (q.updatedSince) query = query.where('stock.updated_at', '>=', q.updatedSince);
-    if (q.sku !== null) query = query.where('products.sku', '=', q.sku);
-    if (q.after) {
-      const { sortValue, id } = q.after;
-      query = query.where((eb) =>
-        eb(eb.refTuple('stock.updated_at', 'stock.product_id'), '>', eb.tuple(sortValue, id)),
-      );
-    }
-    const rows = await query.orderBy('stock.updated_at').orderBy('stock.product_id').limit(q.limit).execute();
+      .execute();
     return rows.map(
       (r): StockItem => ({ productId: r.product_id, sku: r.sku, quantity: r.quantity, updatedAt: r.updated_at }),
+    );
+  },
+
+  async listRendered(q) {
+    if (!isUuid(q.garageId)) return renderedRows([]);
+    return renderedRows(
+      await listed(db, q).select(['stock.list_item', sortMs('stock.updated_at').as('sort_ms'), 'stock.product_id as id']).execute(),
     );
   },
 });

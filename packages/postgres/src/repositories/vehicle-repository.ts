@@ -1,10 +1,11 @@
-import type { Fuel, Gearbox, Vehicle, VehicleImportRow, VehicleReader, VehicleRepository, VehicleStatus } from '@garage/domain';
+import type { Fuel, Gearbox, Vehicle, VehicleImportRow, VehicleListQuery, VehicleReader, VehicleRepository, VehicleStatus } from '@garage/domain';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
 import { sql, type Insertable, type Transaction } from 'kysely';
 import type { Database, Executor, VehicleRow, VehiclesTable } from '../schema.js';
 import { chunks, lastByKey } from './batches.js';
 import { nowMs } from './clocks.js';
 import { toNumber } from './numbers.js';
+import { renderedRows, sortMs } from './rendered-rows.js';
 import { upsertChanges } from './upsert.js';
 
 const COLUMNS = [
@@ -57,25 +58,34 @@ const toRow = (garageId: string, row: VehicleImportRow, defaultCurrency: string)
   status: row.status ?? 'available',
 });
 
+/** One page of the fleet: its filters, its order and its limit, whatever it selects. */
+const listed = (db: Executor, q: VehicleListQuery) => {
+  let query = db
+    .selectFrom('vehicles')
+    .where('garage_id', '=', q.garageId)
+    // Literal, like the predicate of the partial index vehicles_fleet_idx that serves this list.
+    .where('status', '<>', sql.lit('sold'));
+  const make = q.make;
+  if (make !== null) query = query.where((eb) => eb(eb.fn('lower', ['make']), '=', eb.fn('lower', [eb.val(make)])));
+  if (q.fuel !== null) query = query.where('fuel', '=', q.fuel);
+  if (q.updatedSince) query = query.where('updated_at', '>=', q.updatedSince);
+  if (q.after) {
+    const { sortValue, id } = q.after;
+    query = query.where((eb) => eb(eb.refTuple('published_at', 'id'), '<', eb.tuple(sortValue, id)));
+  }
+  return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(q.limit);
+};
+
 export const makeVehicleReader = (db: Executor): VehicleReader => ({
   async list(q) {
     if (!isUuid(q.garageId)) return [];
-    let query = db
-      .selectFrom('vehicles')
-      .select(COLUMNS)
-      .where('garage_id', '=', q.garageId)
-      // Literal, like the predicate of the partial index vehicles_fleet_idx that serves this list.
-      .where('status', '<>', sql.lit('sold'));
-    const make = q.make;
-    if (make !== null) query = query.where((eb) => eb(eb.fn('lower', ['make']), '=', eb.fn('lower', [eb.val(make)])));
-    if (q.fuel !== null) query = query.where('fuel', '=', q.fuel);
-    if (q.updatedSince) query = query.where('updated_at', '>=', q.updatedSince);
-    if (q.after) {
-      const { sortValue, id } = q.after;
-      query = query.where((eb) => eb(eb.refTuple('published_at', 'id'), '<', eb.tuple(sortValue, id)));
-    }
-    const rows = await query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+    const rows = await listed(db, q).select(COLUMNS).execute();
     return rows.map(toVehicle);
+  },
+
+  async listRendered(q) {
+    if (!isUuid(q.garageId)) return renderedRows([]);
+    return renderedRows(await listed(db, q).select(['list_item', sortMs('published_at').as('sort_ms'), 'id']).execute());
   },
 
   async findPublicById(id, garageId) {

@@ -4,6 +4,7 @@ export * from './contracts/harness.js';
 export * from './contracts/garages.contract.js';
 export * from './contracts/integrations.contract.js';
 export * from './contracts/leads.contract.js';
+export * from './contracts/list-items.contract.js';
 export * from './contracts/products.contract.js';
 export * from './contracts/quotes.contract.js';
 export * from './contracts/stock.contract.js';

@@ -105,10 +105,11 @@ export const productRepositoryContract: Contract = (t, { repos }) => {
     const list = makeListProducts({ products: repos.products, cursors: makeCursorCodec(Buffer.alloc(32, 1)) });
     const page = (updatedSince: Date | null) =>
       list({ garageId: garage.id, limit: 10, cursor: null, updatedSince, sku: null });
-    t.same((await page(null)).data.map((p) => p.sku), ['SKU-001']);
-    const since = await page(new Date(0));
-    t.same(since.data.map((p) => [p.sku, p.active]).sort(), [['SKU-001', true], ['SKU-002', false]]);
-    t.same((await page(new Date(Date.now() + 60_000))).data, [], 'updatedSince is a lower bound');
+    const products = async (updatedSince: Date | null) => (await page(updatedSince)).items.map((item) => JSON.parse(item) as Product);
+    t.same((await products(null)).map((p) => p.sku), ['SKU-001']);
+    const since = await products(new Date(0));
+    t.same(since.map((p) => [p.sku, p.active]).sort(), [['SKU-001', true], ['SKU-002', false]]);
+    t.same(await products(new Date(Date.now() + 60_000)), [], 'updatedSince is a lower bound');
   });
 
   t.test('the sku filter is exact', async (t) => {

@@ -1,0 +1,3 @@
+import { listItemsContract, runContract } from '@garage/postgres/testing';
+
+runContract(listItemsContract);
