@@ -55,11 +55,12 @@ t.test('an uncached page is byte for byte what the route serialised from objects
     let after: KeysetPosition | null = null;
     let pages = 0;
     do {
-      const res = await app.inject({ method: 'GET', url: `${url}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, headers });
+      const pageUrl: string = `${url}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const res = await app.inject({ method: 'GET', url: pageUrl, headers });
       t.equal(res.statusCode, 200, url);
       t.equal(res.headers['content-type'], 'application/json; charset=utf-8');
       const objects = (await rows(after, 3)).slice(0, 2);
-      cursor = res.json().nextCursor;
+      cursor = (res.json() as { nextCursor: string | null }).nextCursor;
       t.equal(res.body, await serialised(path, objects, cursor), `${url}, page ${pages + 1}`);
       t.equal(res.headers.etag, `"${hash('sha256', res.rawPayload, 'base64url')}"`, 'the ETag hashes the bytes sent');
       const last = objects.at(-1);
