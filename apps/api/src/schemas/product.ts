@@ -1,6 +1,10 @@
 import { Type } from 'typebox';
 import { Currency, DateTime, Nullable, Uuid } from './common.js';
 
+/**
+ * Lists send this item as the database rendered it when the row was written (docs/operators/performance.md, "List
+ * pages"): a change to its fields needs a migration that renders it anew, or list-pages-bytes.test.ts fails.
+ */
 export const Product = Type.Object(
   {
     id: Uuid(),
@@ -19,6 +23,10 @@ export const Product = Type.Object(
   { additionalProperties: false, title: 'Product' },
 );
 
+/**
+ * Lists send this item as the database rendered it when the row was written (docs/operators/performance.md, "List
+ * pages"): a change to its fields needs a migration that renders it anew, or list-pages-bytes.test.ts fails.
+ */
 export const StockItem = Type.Object(
   {
     productId: Uuid(),

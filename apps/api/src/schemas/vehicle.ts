@@ -4,6 +4,10 @@ import { Currency, DateTime, Nullable, Uuid } from './common.js';
 
 export const Fuel = Type.Enum([...FUELS]);
 
+/**
+ * Lists send this item as the database rendered it when the row was written (docs/operators/performance.md, "List
+ * pages"): a change to its fields needs a migration that renders it anew, or list-pages-bytes.test.ts fails.
+ */
 export const Vehicle = Type.Object(
   {
     id: Uuid(),
