@@ -29,7 +29,7 @@ export {
 export { systemClock, type Clock } from './kernel/clock.port.js';
 export type { Repositories, Transaction, UnitOfWork } from './kernel/unit-of-work.port.js';
 export type { KeysetPosition, KeysetQuery } from './kernel/pagination.js';
-export type { Page, PageRequest, RenderedPage, RenderedRows } from './kernel/page.js';
+export type { Page, PageRequest, Rendered, RenderedPage } from './kernel/page.js';
 export { makeCursorCodec, type CursorCodec } from './kernel/cursor.js';
 export type { ListName, ListVersionProbe } from './kernel/list-version.port.js';
 export { isUuid, UUID_PATTERN } from './kernel/ids.js';

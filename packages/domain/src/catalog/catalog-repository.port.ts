@@ -1,6 +1,5 @@
 import type { Product, ProductImportRow, StockImportRow, StockItem } from './catalog-items.js';
 import type { KeysetQuery } from '../kernel/pagination.js';
-import type { RenderedRows } from '../kernel/page.js';
 
 export interface ProductListQuery extends KeysetQuery {
   sku: string | null;
@@ -11,8 +10,11 @@ export interface ProductListQuery extends KeysetQuery {
 export interface ProductReader {
   /** Ordered by `(updatedAt, id)` ascending, strictly after `after`. */
   list(query: ProductListQuery): Promise<Product[]>;
-  /** The rows `list` returns, as the list items the API sends (docs/operators/performance.md, "List pages"). */
-  listRendered(query: ProductListQuery): Promise<RenderedRows>;
+  /**
+   * The rows `list` returns, each as its list item: the product as JSON, as the API sends it, rendered when the row was
+   * written (docs/operators/performance.md, "List pages").
+   */
+  listRendered(query: ProductListQuery): Promise<string[]>;
   /** The subset of `ids` that are products of the garage. */
   findExistingIds(garageId: string, ids: string[]): Promise<string[]>;
 }
@@ -30,8 +32,8 @@ export interface StockListQuery extends KeysetQuery {
 export interface StockReader {
   /** One item per product, ordered by `(updatedAt, productId)` ascending. */
   list(query: StockListQuery): Promise<StockItem[]>;
-  /** The rows `list` returns, as the list items the API sends. */
-  listRendered(query: StockListQuery): Promise<RenderedRows>;
+  /** The rows `list` returns, each as its list item: the stock item as JSON, as the API sends it. */
+  listRendered(query: StockListQuery): Promise<string[]>;
 }
 
 /** Reads and writes; only a unit of work hands it out. */

@@ -1,3 +1,4 @@
+import type { Product } from './catalog-items.js';
 import type { ProductRepository } from './catalog-repository.port.js';
 import type { CursorCodec } from '../kernel/cursor.js';
 import { fetchRenderedPage, type PageRequest, type RenderedPage } from '../kernel/page.js';
@@ -15,10 +16,11 @@ export interface ListProductsQuery extends PageRequest {
 export const makeListProducts =
   ({ products, cursors }: { products: Pick<ProductRepository, 'listRendered'>; cursors: CursorCodec }) =>
   (q: ListProductsQuery): Promise<RenderedPage> =>
-    fetchRenderedPage(
+    fetchRenderedPage<Product>(
       cursors,
       `products|${q.garageId}|${q.updatedSince?.toISOString() ?? ''}|${q.sku ?? ''}`,
       q,
+      (p) => ({ sortValue: new Date(p.updatedAt), id: p.id }),
       (after, limit) =>
         products.listRendered({
           garageId: q.garageId,

@@ -1,4 +1,4 @@
-import type { Fuel } from './vehicle.js';
+import type { Fuel, Vehicle } from './vehicle.js';
 import type { VehicleRepository } from './vehicle-repository.port.js';
 import type { CursorCodec } from '../kernel/cursor.js';
 import { fetchRenderedPage, type PageRequest, type RenderedPage } from '../kernel/page.js';
@@ -14,10 +14,11 @@ export interface ListVehiclesQuery extends PageRequest {
 export const makeListVehicles =
   ({ vehicles, cursors }: { vehicles: Pick<VehicleRepository, 'listRendered'>; cursors: CursorCodec }) =>
   (q: ListVehiclesQuery): Promise<RenderedPage> =>
-    fetchRenderedPage(
+    fetchRenderedPage<Vehicle>(
       cursors,
       `vehicles|${q.garageId}|${q.updatedSince?.toISOString() ?? ''}|${q.make?.toLowerCase() ?? ''}|${q.fuel ?? ''}`,
       q,
+      (v) => ({ sortValue: new Date(v.publishedAt), id: v.id }),
       (after, limit) =>
         vehicles.listRendered({
           garageId: q.garageId,

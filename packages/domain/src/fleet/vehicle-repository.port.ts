@@ -1,6 +1,5 @@
 import type { Fuel, Vehicle, VehicleImportRow } from './vehicle.js';
 import type { KeysetQuery } from '../kernel/pagination.js';
-import type { RenderedRows } from '../kernel/page.js';
 
 export interface VehicleListQuery extends KeysetQuery {
   /** Case-insensitive exact make. */
@@ -11,8 +10,8 @@ export interface VehicleListQuery extends KeysetQuery {
 export interface VehicleReader {
   /** Vehicles that are not sold, ordered by `(publishedAt, id)` descending, strictly after `after`. */
   list(query: VehicleListQuery): Promise<Vehicle[]>;
-  /** The rows `list` returns, as the list items the API sends. */
-  listRendered(query: VehicleListQuery): Promise<RenderedRows>;
+  /** The rows `list` returns, each as its list item: the vehicle as JSON, as the API sends it. */
+  listRendered(query: VehicleListQuery): Promise<string[]>;
   /** A vehicle that is not sold; restricted to `garageId` when given. */
   findPublicById(id: string, garageId: string | null): Promise<(Vehicle & { garageId: string }) | null>;
 }

@@ -33,14 +33,11 @@ export const fetchPage = async <T>(
 };
 
 /**
- * Rows of a list read as the items a page is made of: each item is the row's JSON as the API sends it, rendered by
- * the store when the row was last written, so that a page is assembled from bytes without an object per row.
+ * An entity as its rendered list item parses: each item is the entity as JSON, as the API sends it (times as RFC 3339
+ * strings), rendered by the store when the row was last written, so that a page is assembled from bytes without an
+ * object per row.
  */
-export interface RenderedRows {
-  items: string[];
-  /** The keyset position of the row at `index`: only the last row of a page needs one, for its cursor. */
-  positionAt(index: number): KeysetPosition;
-}
+export type Rendered<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 
 /** A page of rendered items and the cursor of the next page, null on the last page. */
 export interface RenderedPage {
@@ -48,18 +45,21 @@ export interface RenderedPage {
   nextCursor: string | null;
 }
 
-/** `fetchPage` for rendered rows: the same `limit + 1` read and the same cursor, from the last row kept. */
-export const fetchRenderedPage = async (
+/**
+ * `fetchPage` for rendered items: the same `limit + 1` read and the same cursor. Only the last item kept is parsed, for
+ * the position its cursor names; its times carry the milliseconds a cursor keeps.
+ */
+export const fetchRenderedPage = async <T>(
   cursors: CursorCodec,
   scope: string,
   request: PageRequest,
-  query: (after: KeysetPosition | null, limit: number) => Promise<RenderedRows>,
+  positionOf: (item: Rendered<T>) => KeysetPosition,
+  query: (after: KeysetPosition | null, limit: number) => Promise<string[]>,
 ): Promise<RenderedPage> => {
   const after = request.cursor === null ? null : cursors.decode(scope, request.cursor);
-  const rows = await query(after, request.limit + 1);
-  const more = rows.items.length > request.limit;
-  return {
-    items: more ? rows.items.slice(0, request.limit) : rows.items,
-    nextCursor: more ? cursors.encode(scope, rows.positionAt(request.limit - 1)) : null,
-  };
+  const items = await query(after, request.limit + 1);
+  if (items.length <= request.limit) return { items, nextCursor: null };
+  const kept = items.slice(0, request.limit);
+  const last = JSON.parse(kept[kept.length - 1] as string) as Rendered<T>;
+  return { items: kept, nextCursor: cursors.encode(scope, positionOf(last)) };
 };

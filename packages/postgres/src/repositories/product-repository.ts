@@ -5,7 +5,6 @@ import type { Database, NewProductRow, ProductRow, Executor } from '../schema.js
 import { catalogWriteTime } from './clocks.js';
 import { chunks, lastByKey } from './batches.js';
 import { toNumber } from './numbers.js';
-import { renderedRows, sortMs } from './rendered-rows.js';
 import { upsertChanges } from './upsert.js';
 
 const COLUMNS = [
@@ -97,8 +96,9 @@ export const makeProductReader = (db: Executor): ProductReader => ({
   },
 
   async listRendered(q) {
-    if (!isUuid(q.garageId)) return renderedRows([]);
-    return renderedRows(await listed(db, q).select(['list_item', sortMs('updated_at').as('sort_ms'), 'id']).execute());
+    if (!isUuid(q.garageId)) return [];
+    const rows = await listed(db, q).select('list_item').execute();
+    return rows.map((row) => row.list_item);
   },
 
   async findExistingIds(garageId, ids) {

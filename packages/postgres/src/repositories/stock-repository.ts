@@ -3,7 +3,6 @@ import type { Transaction } from 'kysely';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
 import { catalogWriteTime } from './clocks.js';
 import { chunks, lastByKey } from './batches.js';
-import { renderedRows, sortMs } from './rendered-rows.js';
 import type { Database, Executor } from '../schema.js';
 
 /** Product ids for `skus`, validated before any write so that an import with an unknown sku writes nothing. */
@@ -61,10 +60,9 @@ export const makeStockReader = (db: Executor): StockReader => ({
   },
 
   async listRendered(q) {
-    if (!isUuid(q.garageId)) return renderedRows([]);
-    return renderedRows(
-      await listed(db, q).select(['stock.list_item', sortMs('stock.updated_at').as('sort_ms'), 'stock.product_id as id']).execute(),
-    );
+    if (!isUuid(q.garageId)) return [];
+    const rows = await listed(db, q).select('stock.list_item').execute();
+    return rows.map((row) => row.list_item);
   },
 });
 

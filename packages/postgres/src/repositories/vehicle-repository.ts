@@ -5,7 +5,6 @@ import type { Database, Executor, VehicleRow, VehiclesTable } from '../schema.js
 import { chunks, lastByKey } from './batches.js';
 import { nowMs } from './clocks.js';
 import { toNumber } from './numbers.js';
-import { renderedRows, sortMs } from './rendered-rows.js';
 import { upsertChanges } from './upsert.js';
 
 const COLUMNS = [
@@ -84,8 +83,9 @@ export const makeVehicleReader = (db: Executor): VehicleReader => ({
   },
 
   async listRendered(q) {
-    if (!isUuid(q.garageId)) return renderedRows([]);
-    return renderedRows(await listed(db, q).select(['list_item', sortMs('published_at').as('sort_ms'), 'id']).execute());
+    if (!isUuid(q.garageId)) return [];
+    const rows = await listed(db, q).select('list_item').execute();
+    return rows.map((row) => row.list_item);
   },
 
   async findPublicById(id, garageId) {

@@ -1,4 +1,4 @@
-import type { KeysetPosition, ProductListQuery, RenderedRows, StockListQuery, VehicleListQuery } from '@garage/domain';
+import type { ProductListQuery, StockListQuery, VehicleListQuery } from '@garage/domain';
 import { newGarage, productRow, vehicleRow } from '@garage/domain/testing';
 import { sql } from 'kysely';
 import type { Contract, ContractContext, Tap } from './harness.js';
@@ -9,22 +9,17 @@ const AWKWARD = 'Pads "pro" \\ / \n\t\r\b\f \u0001\u001f\u007f é ñ 漢字 🚗
 /**
  * The rendered list holds the rows `list` reads, in its order, each item byte for byte the JSON of the row as the
  * domain reads it: what the API's serialiser wrote from that object before pages were assembled from rendered rows
- * (its schemas list the keys in the domain objects' order, and it writes times as `toISOString` does).
+ * (its schemas list the keys in the domain objects' order, and it writes times as `toISOString` does), and what the
+ * list use cases parse the last item of a page from, for its cursor.
  */
-const sameRendering = <T extends object>(t: Tap, rendered: RenderedRows, objects: T[], positionOf: (item: T) => KeysetPosition) => {
-  t.same(rendered.items, objects.map((item) => JSON.stringify(item)), 'each item is the JSON of its row');
-  t.same(
-    objects.map((_, i) => rendered.positionAt(i)).map(({ sortValue, id }) => [sortValue.getTime(), id]),
-    objects.map(positionOf).map(({ sortValue, id }) => [sortValue.getTime(), id]),
-    'each row keeps its keyset position',
-  );
-};
+const sameRendering = (t: Tap, items: string[], objects: object[]) =>
+  t.same(items, objects.map((item) => JSON.stringify(item)), 'each item is the JSON of its row');
 
 const products = ({ reads }: Pick<ContractContext, 'reads'>, garageId: string) => {
   const query: ProductListQuery = { garageId, limit: 100, after: null, updatedSince: null, sku: null, includeInactive: true };
   return async (t: Tap) => {
     const objects = await reads.products.list(query);
-    sameRendering(t, await reads.products.listRendered(query), objects, (p) => ({ sortValue: p.updatedAt, id: p.id }));
+    sameRendering(t, await reads.products.listRendered(query), objects);
     return objects;
   };
 };
@@ -33,7 +28,7 @@ const stock = ({ reads }: Pick<ContractContext, 'reads'>, garageId: string) => {
   const query: StockListQuery = { garageId, limit: 100, after: null, updatedSince: null, sku: null };
   return async (t: Tap) => {
     const objects = await reads.stock.list(query);
-    sameRendering(t, await reads.stock.listRendered(query), objects, (s) => ({ sortValue: s.updatedAt, id: s.productId }));
+    sameRendering(t, await reads.stock.listRendered(query), objects);
     return objects;
   };
 };
@@ -42,7 +37,7 @@ const vehicles = ({ reads }: Pick<ContractContext, 'reads'>, garageId: string) =
   const query: VehicleListQuery = { garageId, limit: 100, after: null, updatedSince: null, make: null, fuel: null };
   return async (t: Tap) => {
     const objects = await reads.vehicles.list(query);
-    sameRendering(t, await reads.vehicles.listRendered(query), objects, (v) => ({ sortValue: v.publishedAt, id: v.id }));
+    sameRendering(t, await reads.vehicles.listRendered(query), objects);
     return objects;
   };
 };
