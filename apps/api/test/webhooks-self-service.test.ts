@@ -26,8 +26,12 @@ t.test('webhook self-service', async (t) => {
   const call = (method: 'GET' | 'POST', url: string, apiKey: string) =>
     app.inject({ method, url: `/api/public${url}`, headers: { 'x-api-key': apiKey } });
   const garageId = shop.integration.garageId;
-  const enqueue = (type: 'lead.created' | 'quote.accepted' | 'appointment.created', data: Record<string, unknown>) =>
-    makeUnitOfWork(db.handle.db).run((tx) => tx.outbox.enqueue({ garageId, type, data }));
+  // Events are stamped to the millisecond and events of one millisecond come in id order: the tests that check the
+  // order of the feed write each event in a millisecond of its own.
+  const enqueue = async (type: 'lead.created' | 'quote.accepted' | 'appointment.created', data: Record<string, unknown>) => {
+    await makeUnitOfWork(db.handle.db).run((tx) => tx.outbox.enqueue({ garageId, type, data }));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  };
 
   t.test('POST /webhooks/test sends one signed webhook.test and answers with what happened', async (t) => {
     const before = receiver.received.length;

@@ -96,6 +96,8 @@ t.test('webhook self-service on real Postgres', async (t) => {
     const syncing = await insertIntegration(db, garageId, { webhookUrl: null, syncAppointments: true });
     const plain = await insertIntegration(db, garageId, { webhookUrl: 'http://127.0.0.1:9/hook' });
     await outbox.enqueue({ garageId, type: 'appointment.created', data: { id: 'a1' } });
+    // Events are stamped to the millisecond, and events of one millisecond come in id order.
+    await new Promise((resolve) => setTimeout(resolve, 2));
     await outbox.enqueue({ garageId, type: 'quote.accepted', data: { id: 'q1' } });
     await outbox.enqueue({ garageId: await insertGarage(db), type: 'lead.created', data: { id: 'elsewhere' } });
     const list = (integrationId: string, extra = {}) =>
