@@ -8,7 +8,10 @@ export interface ProductListQuery extends KeysetQuery {
 
 /** Reads of the catalog, callable anywhere. */
 export interface ProductReader {
-  /** Ordered by `(updatedAt, id)` ascending, strictly after `after`. */
+  /**
+   * Ordered by `(updatedAt, id)` ascending, strictly after `after`. For programs that work with the products (a worker
+   * built on this package); the API's pages read `listRendered`.
+   */
   list(query: ProductListQuery): Promise<Product[]>;
   /**
    * The rows `list` returns, each as its list item: the product as JSON, as the API sends it, rendered when the row was
@@ -30,7 +33,10 @@ export interface StockListQuery extends KeysetQuery {
 }
 
 export interface StockReader {
-  /** One item per product, ordered by `(updatedAt, productId)` ascending. */
+  /**
+   * One item per product, ordered by `(updatedAt, productId)` ascending. For programs that work with the items; the
+   * API's pages read `listRendered`.
+   */
   list(query: StockListQuery): Promise<StockItem[]>;
   /** The rows `list` returns, each as its list item: the stock item as JSON, as the API sends it. */
   listRendered(query: StockListQuery): Promise<string[]>;
