@@ -56,10 +56,6 @@ export const fetchRenderedPage = async <T>(
   positionOf: (item: Rendered<T>) => KeysetPosition,
   query: (after: KeysetPosition | null, limit: number) => Promise<string[]>,
 ): Promise<RenderedPage> => {
-  const after = request.cursor === null ? null : cursors.decode(scope, request.cursor);
-  const items = await query(after, request.limit + 1);
-  if (items.length <= request.limit) return { items, nextCursor: null };
-  const kept = items.slice(0, request.limit);
-  const last = JSON.parse(kept[kept.length - 1] as string) as Rendered<T>;
-  return { items: kept, nextCursor: cursors.encode(scope, positionOf(last)) };
+  const { data, nextCursor } = await fetchPage(cursors, scope, request, (item: string) => positionOf(JSON.parse(item) as Rendered<T>), query);
+  return { items: data, nextCursor };
 };
