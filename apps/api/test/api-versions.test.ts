@@ -222,6 +222,9 @@ t.test('API versions', async (t) => {
     t.same(responses.map((r) => r.statusCode), [304, 401, 404, 405, 400, 200, 200]);
     for (const res of responses) t.equal(res.headers['garage-version'], FIRST_VERSION, `${res.statusCode}`);
     t.equal((await call('GET', '/products', { key: recent.apiKey, version: LATEST_VERSION })).statusCode, 401, 'no catalog toggle');
+    const toggleOff = await call('GET', '/products', { key: recent.apiKey });
+    t.equal(toggleOff.statusCode, 401);
+    t.equal(toggleOff.headers['garage-version'], LATEST_VERSION, 'a valid key whose toggle is off: its 401 at the pin');
     t.equal((await call('GET', '/fleet', { key: recent.apiKey })).headers['garage-version'], LATEST_VERSION, 'a keyed fleet read: the pin');
     t.notOk((await app.inject({ method: 'GET', url: '/health/live' })).headers['garage-version'], 'outside /api/public: none');
   });

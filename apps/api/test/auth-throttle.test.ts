@@ -17,11 +17,11 @@ t.test('in memory (no REDIS_URL)', async (t) => {
   const { app, admin } = await build(t);
   const garage = await seedGarage(admin);
 
-  t.test('more than 30 failed authentications in a minute: 429 on key endpoints until the minute ends', async (t) => {
+  t.test('more than 30 failed authentications in a minute: 429 for refused keys until the minute ends', async (t) => {
     const ip = randomIp();
 
     for (let i = 1; i <= 31; i += 1) {
-      const res = await products(app, ip, i % 2 === 0 ? BAD_KEY : garage.keys.stock);
+      const res = await products(app, ip);
       if (res.statusCode !== 401) t.fail(`failure #${i} is still a 401, got ${res.statusCode}`);
     }
     const limited = await products(app, ip);
@@ -31,12 +31,30 @@ t.test('in memory (no REDIS_URL)', async (t) => {
     const retryAfter = Number(limited.headers['retry-after']);
     t.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After within the minute: ${limited.headers['retry-after']}`);
 
-    t.equal((await products(app, ip, garage.keys.all)).statusCode, 429, 'a valid key from that address too');
     const missing = await app.inject({ method: 'GET', url: '/api/public/stock', remoteAddress: ip });
-    t.equal(missing.statusCode, 429, 'every key-authenticated endpoint');
-    t.equal((await products(app, randomIp(), garage.keys.all)).statusCode, 200, 'other addresses are not affected');
+    t.equal(missing.statusCode, 429, 'a missing key on every key-authenticated endpoint');
+    t.equal((await products(app, ip, garage.keys.all)).statusCode, 200, 'a valid key from that address is served');
+    t.equal((await products(app, ip, garage.keys.stock)).statusCode, 401, 'a valid key whose toggle is off keeps its 401');
+    t.equal((await products(app, ip)).statusCode, 429, 'and refused keys are still refused after a valid one');
+    t.equal((await products(app, randomIp())).statusCode, 401, 'other addresses are not affected');
     const fleet = await app.inject({ method: 'GET', url: `/api/public/fleet?garageSlug=${garage.slug}`, remoteAddress: ip });
     t.equal(fleet.statusCode, 200, 'public endpoints are not throttled');
+  });
+
+  t.test('a neighbour in the same IPv6 /64 cannot lock a connector out', async (t) => {
+    const prefix = `2001:db8:${randomInt(65536).toString(16)}:${randomInt(65536).toString(16)}`;
+    for (let i = 1; i <= 40; i += 1) await products(app, `${prefix}::${i.toString(16)}`);
+    t.equal((await products(app, `${prefix}::ffff`)).statusCode, 429, 'the /64 is throttled for refused keys');
+    t.equal((await products(app, `${prefix}::ffff`, garage.keys.all)).statusCode, 200, 'the connector in it is served');
+  });
+
+  t.test('a valid key whose toggle is off is not a failed authentication', async (t) => {
+    const ip = randomIp();
+    for (let i = 1; i <= 40; i += 1) {
+      const res = await products(app, ip, garage.keys.stock);
+      if (res.statusCode !== 401) t.fail(`request #${i}: ${res.statusCode}`);
+    }
+    t.equal((await products(app, ip)).statusCode, 401, 'an unknown key after them is not throttled');
   });
 
   t.test('successful authentications do not count', async (t) => {
@@ -59,11 +77,12 @@ t.test('with REDIS_URL the failures of every instance count together', async (t)
     const res = await products(i % 2 === 0 ? first.app : second.app, ip);
     if (res.statusCode !== 401) t.fail(`failure #${i + 1} is a 401, got ${res.statusCode}`);
   }
-  // The 31st failure, counted by `first`, crossed the limit: `first` refuses that address whatever key it sends.
-  t.equal((await products(first.app, ip, garage.keys.all)).statusCode, 429, 'the instance that saw the limit crossed');
-  // `second` saw only 15 of the failures; its next one is refused from the shared count, and teaches it too.
+  // The 31st failure, counted by `first`, crossed the limit: `first` refuses that address's refused keys.
+  t.equal((await products(first.app, ip)).statusCode, 429, 'the instance that saw the limit crossed');
+  t.equal((await products(first.app, ip, garage.keys.all)).statusCode, 200, 'and still serves a valid key');
+  // `second` saw only 15 of the failures; its next one is refused from the shared count.
   t.equal((await products(second.app, ip)).statusCode, 429, 'the next failure on another instance');
-  t.equal((await products(second.app, ip, garage.keys.all)).statusCode, 429, 'and then every request on that instance');
+  t.equal((await products(second.app, ip, garage.keys.all)).statusCode, 200, 'a valid key there too');
 });
 
 t.test('a valid key makes no Redis round trip for the throttle; failures do (docs/reference/contract.md §4.5)', async (t) => {
@@ -85,6 +104,11 @@ t.test('a valid key makes no Redis round trip for the throttle; failures do (doc
   t.equal(throttleCommands, 0, 'no command for valid keys');
   t.equal((await products(app, ip)).statusCode, 401);
   t.ok(throttleCommands >= 1, `a failure is counted in Redis (${throttleCommands} commands)`);
+  for (let i = 0; i < 31; i += 1) await products(app, ip);
+  t.equal((await products(app, ip)).statusCode, 429, 'the address is throttled');
+  const before = throttleCommands;
+  t.equal((await products(app, ip, garage.keys.all)).statusCode, 200, 'a valid key from it is served');
+  t.equal(throttleCommands, before, 'without a command');
 });
 
 t.test('fleet requests that carry a key are throttled like other key checks', async (t) => {
@@ -103,8 +127,9 @@ t.test('fleet requests that carry a key are throttled like other key checks', as
     if (res.statusCode !== 401) t.fail(`failure #${i} is still a 401, got ${res.statusCode}`);
   }
   t.equal((await fleet(BAD_KEY)).statusCode, 429, 'the failure after the 31st');
-  t.equal((await fleet(garage.keys.all)).statusCode, 429, 'a valid key on the fleet from that address');
-  t.equal((await products(app, ip, garage.keys.all)).statusCode, 429, 'and on every key-authenticated endpoint');
+  t.equal((await products(app, ip)).statusCode, 429, 'and on every key-authenticated endpoint');
+  t.equal((await fleet(garage.keys.all)).statusCode, 200, 'a valid key on the fleet from that address is served');
+  t.equal((await products(app, ip, garage.keys.all)).statusCode, 200, 'as on every key-authenticated endpoint');
   t.equal((await fleet()).statusCode, 200, 'the public garageSlug is not key-authenticated: not throttled');
 });
 

@@ -55,6 +55,19 @@ t.test('API keys (docs/reference/contract.md §3)', async (t) => {
     t.equal(header.headers.deprecation, undefined, 'no Deprecation with the header');
   });
 
+  t.test('a fleet key in the query of a web page (an Origin) is refused: pages use garageSlug', async (t) => {
+    const fleet = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: `/api/public/fleet${url}`, headers });
+    const origin = { origin: 'https://garage.example' };
+    for (const url of [`?apiKey=${garage.keys.none}`, `?apiKey=${'f'.repeat(32)}`, `/00000000-0000-4000-8000-000000000000?apiKey=${garage.keys.none}`]) {
+      const res = await fleet(url, origin);
+      t.equal(res.statusCode, 400, url);
+      t.match(res.json(), { code: 'VALIDATION_FAILED', details: [{ path: '/apiKey' }] });
+    }
+    t.equal((await fleet(`?apiKey=${garage.keys.none}`)).statusCode, 200, 'a server (no Origin) may still use the query');
+    t.equal((await fleet('', { ...origin, 'x-api-key': garage.keys.none })).statusCode, 200, 'the header is not a page');
+    t.equal((await fleet(`?garageSlug=${garage.slug}`, origin)).statusCode, 200, 'a page uses garageSlug');
+  });
+
   t.test('key-authenticated responses vary on x-api-key', async (t) => {
     const ok = await get('/api/public/products', garage.keys.catalog);
     t.match(ok.headers.vary, /x-api-key/i);

@@ -58,6 +58,7 @@ export type { EncryptedSecret, Integration, Principal, SyncToggle, SyncToggles }
 export type { IntegrationChanges, IntegrationRepository, NewIntegration, WebhookSecrets } from './integrations/integration-repository.port.js';
 export { generateApiKey, generateToken, generateWebhookSecret, isWellFormedApiKey, sha256Hex } from './integrations/api-key.js';
 export { makeAuthenticate, type Authenticate } from './integrations/authenticate.js';
+export { ToggleOffError } from './integrations/toggle-off-error.js';
 export { makeCreateIntegration, type CreatedIntegration, type CreateIntegrationCommand } from './integrations/create-integration.js';
 export { makeListIntegrations } from './integrations/list-integrations.js';
 export { makeRevokeIntegration } from './integrations/revoke-integration.js';

@@ -1,4 +1,4 @@
-import { ValidationError, type Principal, type SyncToggle } from '@garage/domain';
+import { ToggleOffError, ValidationError, type Principal, type SyncToggle } from '@garage/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { makeThrottledAuthentication } from './auth-throttle.js';
@@ -43,6 +43,17 @@ const readApiKey = (request: FastifyRequest, reply: FastifyReply): string | unde
   return fromQuery;
 };
 
+/**
+ * A fleet key in the query of a request a browser sent (it has an `Origin`) is a key placed in a web page, where
+ * anyone reads it and with it the garage's appointments: refused, pages use the public `garageSlug` (§3).
+ */
+const refuseKeyInPage = (request: FastifyRequest): void => {
+  if (request.headers.origin === undefined || request.headers['x-api-key'] !== undefined || queryParam(request, 'apiKey') === undefined) return;
+  throw new ValidationError('Invalid query string', [
+    { path: '/apiKey', message: 'a web page must not carry an API key: use garageSlug, and keep keys on servers' },
+  ]);
+};
+
 /** The garage of a request that went through `requireKey` or `fleetAccess`. */
 export const garageOf = (request: FastifyRequest): string => {
   if (request.garageId === null) throw new Error(`route ${request.routeOptions.url} has no access hook`);
@@ -55,15 +66,25 @@ export default fp(
     app.decorateRequest('garageId', null);
 
     const throttled = makeThrottledAuthentication(app);
+    const authenticate = async (request: FastifyRequest, reply: FastifyReply, toggle: SyncToggle | null) => {
+      try {
+        return await app.useCases.authenticate(readApiKey(request, reply), toggle);
+      } catch (err) {
+        // The key is valid: its 401 is answered at the integration's version, as its other responses (§8).
+        if (err instanceof ToggleOffError) request.principal = err.principal;
+        throw err;
+      }
+    };
     app.decorate('requireKey', (toggle: SyncToggle | null): onRequestHookHandler => async (request, reply) => {
-      const principal = await throttled(request, reply, () => app.useCases.authenticate(readApiKey(request, reply), toggle));
+      const principal = await throttled(request, reply, () => authenticate(request, reply, toggle));
       request.principal = principal;
       request.garageId = principal.garageId;
     });
 
-    // A fleet request that carries a key is a key check like any other (§4.5): its failures count, and a throttled
-    // address is refused. One with only the public garageSlug is not key-authenticated and is never throttled.
+    // A fleet request that carries a key is a key check like any other (§4.5): its failures count, and past the limit
+    // a refused key draws 429. One with only the public garageSlug is not key-authenticated and is never throttled.
     const fleetAccess: onRequestHookHandler = async (request, reply) => {
+      refuseKeyInPage(request);
       const apiKey = readApiKey(request, reply);
       // Without a key the answer is the garage's public showcase, the same for anyone: shared caches may keep it.
       request.publicRead = apiKey === undefined;
