@@ -21,6 +21,7 @@ t.test('a webhook URL naming an internal address or carrying credentials is refu
   const refusedUrls = [
     'http://127.0.0.1:9/hooks',
     'http://[::1]:9/hooks',
+    'http://[::7f00:1]:9/hooks',
     'http://10.1.2.3/hooks',
     'http://192.168.1.10/hooks',
     'http://169.254.169.254/latest/meta-data/',

@@ -87,7 +87,7 @@ t.test('internal destinations are refused before any connection unless WEBHOOK_A
   }
   // Addresses no test may ever reach: refused from the URL alone, whatever the allowed list says for link-local.
   const allowingAll = makeHttpSender({ allowedNetworks: ['0.0.0.0/0', '::/0'] });
-  for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://[fd00:ec2::254]/', 'http://100.100.100.200/']) {
+  for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/', 'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://[::a9fe:a9fe]/', 'http://[64:ff9b::a9fe:a9fe]/']) {
     t.same(await allowingAll.send(request(url)), { error: 'destination not allowed' }, `${url}: link-local and metadata, never`);
   }
   for (const url of ['http://10.1.2.3/', 'http://192.168.0.1/', 'http://172.16.0.1/', 'http://100.64.0.1/', 'http://[fd12::1]/', 'http://224.0.0.1/', 'http://0.0.0.0/']) {
@@ -104,7 +104,7 @@ t.test('a name is judged on the addresses it resolves to, in the lookup hook, be
   t.teardown(listener.close);
   const url = `http://receiver.example:${listener.port}/hook`;
   t.same(await makeHttpSender({ resolve: resolvingTo('127.0.0.1') }).send(request(url)), { error: 'destination not allowed' }, 'resolves to loopback');
-  for (const address of ['169.254.169.254', '10.0.0.7', 'fd00::7']) {
+  for (const address of ['169.254.169.254', '10.0.0.7', 'fd00::7', '::7f00:1', '::a9fe:a9fe', '64:ff9b::7f00:1', '4000::1']) {
     const sender = makeHttpSender({ resolve: resolvingTo(address), allowedNetworks: address === '169.254.169.254' ? ['169.254.0.0/16'] : [] });
     t.same(await sender.send(request(url)), { error: 'destination not allowed' }, `resolves to ${address}`);
   }

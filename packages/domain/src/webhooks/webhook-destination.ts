@@ -4,7 +4,8 @@ import ipaddr from 'ipaddr.js';
  * Where webhooks may go (docs/operators/security.md): public unicast addresses only, so that a key holder cannot
  * make the service call inside its own network. Loopback, private, CGNAT, multicast, unspecified and the other
  * special ranges are refused unless an operator allows them (`WEBHOOK_ALLOWED_NETWORKS`); link-local and cloud
- * metadata addresses are refused whatever the list says: no receiver lives there, credentials do.
+ * metadata addresses are refused whatever the list says: no receiver lives there, credentials do. An IPv6 address
+ * is public only inside 2000::/3 and outside its special ranges; one that embeds an IPv4 address is judged as it.
  */
 export const DESTINATION_NOT_ALLOWED = 'destination not allowed';
 
@@ -42,16 +43,44 @@ const matches = (ip: ipaddr.IPv4 | ipaddr.IPv6, [network, bits]: Cidr): boolean 
   return ip.match(network, bits);
 };
 
+/** The global unicast space: an IPv6 address outside it is special (documentation, NAT64, 6to4 relays…) or internal. */
+const GLOBAL_UNICAST: Cidr = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * IPv6 ranges whose last 32 bits are an IPv4 address that a connection to them reaches: IPv4-compatible (`::/96`,
+ * which some stacks still send over IPv4), IPv4-translated (RFC 6145) and the NAT64 well-known prefix (RFC 6052,
+ * a gateway forwards to the IPv4 address). They are judged as that IPv4 address.
+ */
+const EMBEDDING_IPV4: readonly Cidr[] = ['::/96', '::ffff:0:0:0/96', '64:ff9b::/96'].map((cidr) => ipaddr.parseCIDR(cidr));
+
+const embeddedIPv4 = (ip: ipaddr.IPv6): ipaddr.IPv4 => {
+  const bytes = ip.toByteArray();
+  return new ipaddr.IPv4(bytes.slice(12));
+};
+
 export const makeDestinationPolicy = (allowedNetworks: readonly string[] = []): DestinationPolicy => {
   const allowed = allowedNetworks.map((cidr) => ipaddr.parseCIDR(cidr));
+  const isAllowed = (ip: ipaddr.IPv4 | ipaddr.IPv6) => allowed.some((cidr) => matches(ip, cidr));
+  const neverAllowed = (ip: ipaddr.IPv4 | ipaddr.IPv6) => ip.range() === 'linkLocal' || METADATA.some((cidr) => matches(ip, cidr));
+  const allowsIPv4 = (ip: ipaddr.IPv4): boolean => {
+    if (neverAllowed(ip)) return false;
+    return ip.range() === 'unicast' || isAllowed(ip);
+  };
+  const allowsIPv6 = (ip: ipaddr.IPv6): boolean => {
+    if (EMBEDDING_IPV4.some((cidr) => matches(ip, cidr))) {
+      const v4 = embeddedIPv4(ip);
+      // The IPv6 spelling may be allowed itself (`::1/128` for a local receiver), never to reach metadata.
+      return !neverAllowed(v4) && (allowsIPv4(v4) || isAllowed(ip));
+    }
+    if (neverAllowed(ip)) return false;
+    // ipaddr.js names the special ranges inside 2000::/3 (6to4, Teredo, documentation, benchmarking…): not unicast.
+    return (matches(ip, GLOBAL_UNICAST) && ip.range() === 'unicast') || isAllowed(ip);
+  };
   return {
     allowsAddress(address) {
       const ip = parsed(address);
       if (ip === null) return false;
-      const range = ip.range();
-      if (range === 'linkLocal' || METADATA.some((cidr) => matches(ip, cidr))) return false;
-      if (range === 'unicast') return true;
-      return allowed.some((cidr) => matches(ip, cidr));
+      return ip.kind() === 'ipv4' ? allowsIPv4(ip as ipaddr.IPv4) : allowsIPv6(ip as ipaddr.IPv6);
     },
   };
 };
