@@ -5,6 +5,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevel } from '@garage/config';
 import { traceLogMixin } from '@garage/observability/tracing';
+import { clientAddress } from './http/client-address.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -90,7 +91,7 @@ interface LoggedRequest extends MatchedRoute {
   url: string;
   host?: string;
   ip?: string;
-  socket?: { remotePort?: number };
+  socket?: { remoteAddress?: string; remotePort?: number };
 }
 
 /** The request as it appears in a log line: no headers at all, and the URL as `loggedUrl` gives it. */
@@ -98,7 +99,7 @@ const serializeRequest = (req: LoggedRequest) => ({
   method: req.method,
   url: loggedUrl(req),
   host: req.host,
-  remoteAddress: req.ip,
+  remoteAddress: clientAddress(req),
   remotePort: req.socket?.remotePort,
 });
 

@@ -1,6 +1,7 @@
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import t from 'tap';
-import { build, seedGarage } from './helper.js';
+import { build, LogCapture, seedGarage } from './helper.js';
 
 /** Writes raw bytes to the server and reads until it closes the connection: status line, headers, body. */
 const raw = (port: number, request: string | Buffer) =>
@@ -77,4 +78,32 @@ t.test('requests the HTTP parser refuses get the contract error body (400 / 431)
 
   const fine = await raw(port, 'GET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   t.equal(fine.status, 200, 'the server still serves well-formed requests');
+});
+
+t.test('a client that closes the connection right after its headers: the request ends quietly, no error line', async (t) => {
+  const logs = new LogCapture();
+  const { app } = await build(t, { logs, env: { TRUST_PROXY: '1' } });
+  // The connection closes before the rate limit counts the request, as when a client resets right after its
+  // headers: the socket no longer knows the client's address.
+  app.addHook('onRequest', async (request) => {
+    const socket = request.raw.socket;
+    socket.destroy();
+    if (!socket.closed) await once(socket, 'close');
+  });
+  const answered: string[] = [];
+  app.addHook('onSend', async (request) => void answered.push(request.id));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+
+  const attempts = 3;
+  for (let i = 0; i < attempts; i++) {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write('POST /api/public/fleet/lead HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    await once(socket, 'close');
+  }
+  // Every request has run to its (unsent) answer: whatever it logs has been logged.
+  while (answered.length < attempts) await new Promise((resolve) => setImmediate(resolve));
+  t.same(logs.lines.filter((line) => Number(line.level) >= 50), [], 'no error line');
+  t.notMatch(logs.text, /"stack"/, 'no stack');
 });

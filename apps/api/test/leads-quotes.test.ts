@@ -351,3 +351,28 @@ t.test('TRUST_PROXY: the client IP comes from X-Forwarded-For, set by trusted pr
   for (let i = 0; i < 5; i++) t.equal((await accept('192.0.2.50', `10.0.0.${i}`)).statusCode, 404);
   t.equal((await accept('192.0.2.50', '10.0.0.99')).statusCode, 429, 'an untrusted peer cannot pick its address');
 });
+
+t.test('TRUST_PROXY: a forwarded entry counts as the IP address it names, ports and brackets stripped, or not at all', async (t) => {
+  const { app } = await build(t, { env: { TRUST_PROXY: '127.0.0.1' } });
+  const accept = (remoteAddress: string, forwardedFor: string) =>
+    app.inject({ method: 'POST', url: '/api/public/quotes/no-such-token/accept', remoteAddress, headers: { 'x-forwarded-for': forwardedFor } });
+
+  // One client, seen through load balancers that write a port: one counter, not one per source port.
+  const ports = ['198.51.100.7:1001', '198.51.100.7:1002', '198.51.100.7', '198.51.100.7:1003', '198.51.100.7:1004'];
+  for (const entry of ports) t.equal((await accept('127.0.0.1', entry)).statusCode, 404, entry);
+  t.equal((await accept('127.0.0.1', '198.51.100.7:1005')).statusCode, 429, 'the sixth request of that client, whatever its port');
+  const v6 = ['[2001:db8:1:2::7]:443', '[2001:db8:1:2::8]', '2001:db8:1:2::9', '[2001:db8:1:2::a]:80', '2001:db8:1:2::b'];
+  for (const entry of v6) t.equal((await accept('127.0.0.1', entry)).statusCode, 404, entry);
+  t.equal((await accept('127.0.0.1', '[2001:db8:1:2::c]:8443')).statusCode, 429, 'brackets stripped, and the /64 counted as one');
+
+  // What is not an address is no counter of its own: the request counts as the proxy's.
+  const proxy = '127.0.0.2';
+  const { app: other } = await build(t, { env: { TRUST_PROXY: '127.0.0.0/8' } });
+  const junk = ['unknown', 'lead-1', 'lead-2', '_hidden', 'a.b.c.d'];
+  for (const entry of junk) {
+    const res = await other.inject({ method: 'POST', url: '/api/public/quotes/no-such-token/accept', remoteAddress: proxy, headers: { 'x-forwarded-for': entry } });
+    t.equal(res.statusCode, 404, entry);
+  }
+  const sixth = await other.inject({ method: 'POST', url: '/api/public/quotes/no-such-token/accept', remoteAddress: proxy, headers: { 'x-forwarded-for': 'lead-6' } });
+  t.equal(sixth.statusCode, 429, 'made-up entries share the socket address counter');
+});

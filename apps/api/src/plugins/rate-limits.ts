@@ -2,12 +2,19 @@ import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { DomainError } from '@garage/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { clientAddress } from '../http/client-address.js';
+
+/** The counter of requests whose client closed the connection before they were counted: they have no address left. */
+const CLOSED_CONNECTION = 'closed';
 
 /**
  * Who a per-client limit counts: the client address, and for IPv6 its /64, the smallest allocation a client
  * usually holds, so that rotating addresses inside it gains nothing. Every limit and throttle keys on this.
  */
-export const clientKey = (request: FastifyRequest): string => normalizeIP(request.ip, 64);
+export const clientKey = (request: FastifyRequest): string => {
+  const address = clientAddress(request);
+  return address === undefined ? CLOSED_CONNECTION : normalizeIP(address, 64);
+};
 
 /**
  * The per-client limits of docs/reference/contract.md §4.5, for `config.rateLimit` of the routes they guard. The plugin keys a route's
