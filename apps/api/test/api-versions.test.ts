@@ -244,6 +244,32 @@ t.test('API versions', async (t) => {
     t.match(raw, new RegExp(`\\r\\ngarage-version: ${FIRST_VERSION}\\r\\n`, 'i'));
   });
 
+  t.test('an absolute-form request line is versioned like any other: the routed path decides', async (t) => {
+    if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const send = (target: string, headers: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = createConnection({ port, host: '127.0.0.1' });
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+        socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n`);
+      });
+    const products = `http://api.example/api/public/products`;
+    const unsupported = await send(products, `x-api-key: ${garage.keys.all}\r\ngarage-version: 2020-01-01\r\n`);
+    t.match(unsupported, /^HTTP\/1\.1 400 /, 'an unsupported version is refused');
+    t.match(unsupported, /VERSION_UNSUPPORTED/);
+    const pinned = await send('http://api.example/api/public/appointments?limit=1', `x-api-key: ${recent.apiKey}\r\n`);
+    t.match(pinned, /^HTTP\/1\.1 200 /);
+    t.match(pinned, new RegExp(`\r\ngarage-version: ${LATEST_VERSION}\r\n`, 'i'), 'the pin is said');
+    const asked = await send(`${products}?limit=1`, `x-api-key: ${garage.keys.all}\r\ngarage-version: ${LATEST_VERSION}\r\n`);
+    t.match(asked, /^HTTP\/1\.1 200 /);
+    t.match(asked, new RegExp(`\r\ngarage-version: ${LATEST_VERSION}\r\n`, 'i'), 'the header asked for is honoured');
+    const missing = await send('http://api.example/api/public/no-such-route', '');
+    t.match(missing, new RegExp(`\r\ngarage-version: ${FIRST_VERSION}\r\n`, 'i'), 'a 404 under /api/public too');
+  });
+
   t.test('GET /openapi.json?version= serves the committed document of each version', async (t) => {
     const committed = (name: string) => JSON.parse(readFileSync(new URL(`../../../openapi/${name}.json`, import.meta.url), 'utf8'));
     t.same((await call('GET', '/openapi.json')).json(), committed('openapi'), 'the latest by default');

@@ -1,3 +1,4 @@
+import { routedPath } from '../http/routed-path.js';
 import { VersionUnsupportedError } from '../http/version-unsupported.js';
 import { API_VERSIONS, type ApiVersion, type Json, type VersionRegistry } from '@garage/versions';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -58,7 +59,7 @@ export default fp(
       labelNames: ['version', 'deprecated'] as const,
       registers: [app.metrics.registry],
     });
-    const isPublic = (request: FastifyRequest) => request.url.startsWith(PUBLIC_PREFIX);
+    const isPublic = (request: FastifyRequest) => routedPath(request).startsWith(PUBLIC_PREFIX);
 
     app.addHook('onRequest', (request, _reply, done) => {
       const header = request.headers[VERSION_HEADER];
