@@ -23,7 +23,7 @@ const PATH_END = /[?;#]/;
 /** Where the router ends a path (find-my-way, without the semicolon delimiter): what follows is the query. */
 const ROUTED_PATH_END = /[?#]/;
 /** Query parameters are split at `&`; `;`, `#` and `?` are cut at as well, so that nothing shaped like a key survives. */
-const PARAM_SEPARATOR = /([&;#?])/;
+const PARAM_SEPARATOR = /[&;#?]/;
 /** A quote token is the secret of its customer: its paths are named without it. */
 const QUOTE_TOKEN_PATH = /^(\/+api\/+public\/+quotes\/+)[^/]+/;
 
@@ -37,10 +37,20 @@ const decodedName = (pair: string): string => {
   try {
     return decodeURIComponent(name.replace(/\+/g, ' '));
   } catch {
-    // a malformed escape keeps the raw name, which is then compared as is
+    // a malformed escape keeps the raw name, which the shape test then refuses
     return name;
   }
 };
+
+/**
+ * What a parameter name may look like to be logged: the API's names are short words (`limit`, `updatedSince`,
+ * `garageSlug`), with no digits and no other characters, shorter than a key (32) or a quote token. Anything else
+ * (a key sent as a name, `apiKey:<key>`, a name with a NUL) is written `[redacted]`.
+ */
+const PARAM_NAME = /^[A-Za-z_][A-Za-z_.[\]-]{0,19}$/;
+
+/** What stands for a query parameter name that may itself carry a secret. */
+export const REDACTED_NAME = '[redacted]';
 
 /** The path of a URL as the router sees it, with any quote token redacted: what a response body may name. */
 export const redactedPath = (url: string): string => {
@@ -49,15 +59,19 @@ export const redactedPath = (url: string): string => {
 };
 
 /**
- * A query as it may be logged (docs/reference/contract.md §1): the value of every `apiKey` parameter, whatever its spelling (case,
- * percent-encoded name) or separator, replaced by `[REDACTED]`. It splits on every delimiter a query parser might
- * honour, not at `&` only.
+ * A query as it may be logged (docs/reference/contract.md §1): the names of its parameters, never their values, so
+ * that a key sent under any name (`apiKey` in any spelling, `api_key`, `key`, `apiKey[]`, `apiKey%00`…) stays out of
+ * the log. Split on every delimiter a query parser might honour, not at `&` only.
  */
-export const redactQuery = (query: string): string =>
+export const loggedQuery = (query: string): string =>
   query
     .split(PARAM_SEPARATOR)
-    .map((part) => (decodedName(part).toLowerCase() === 'apikey' ? `${part.split('=', 1)[0]}=[REDACTED]` : part))
-    .join('');
+    .filter((part) => part !== '')
+    .map((part) => {
+      const name = decodedName(part);
+      return PARAM_NAME.test(name) ? name : REDACTED_NAME;
+    })
+    .join('&');
 
 /** The route the router matched, as Fastify describes it. */
 interface MatchedRoute {
@@ -78,12 +92,12 @@ const matchedPath = (pattern: string, params: unknown): string =>
     return typeof value === 'string' ? value : whole;
   });
 
-/** The URL as it may be logged: the matched path, or `[unmatched]`, then the query with every `apiKey` redacted. */
+/** The URL as it may be logged: the matched path, or `[unmatched]`, then the names of the query's parameters. */
 export const loggedUrl = (request: { url: string } & MatchedRoute): string => {
   const pattern = request.routeOptions?.url;
   const path = pattern === undefined ? UNMATCHED_PATH : matchedPath(pattern, request.params);
   const end = request.url.search(ROUTED_PATH_END);
-  return end === -1 ? path : `${path}${request.url[end]}${redactQuery(request.url.slice(end + 1))}`;
+  return end === -1 ? path : `${path}${request.url[end]}${loggedQuery(request.url.slice(end + 1))}`;
 };
 
 interface LoggedRequest extends MatchedRoute {

@@ -31,6 +31,15 @@ t.test('no key, token, webhook secret or idempotency scope reaches the logs, at 
     { query: `%61piKey=${key}` },
     { query: `limit=1&apiKey=${key}&apiKey=${unknownKey}` },
     { query: `api%4Bey=${key}`, headers: { 'x-api-key': key } },
+    // Near misses a connector might send: none is read as a key, none may be logged either.
+    { query: `api_key=${key}` },
+    { query: `key=${key}` },
+    { query: `apiKey[]=${key}` },
+    { query: `apiKey%00=${key}` },
+    { query: `token=${key}` },
+    { query: `x-api-key=${key}` },
+    { query: key },
+    { query: `apiKey:${key}` },
   ];
   const send = async (method: 'GET' | 'POST', path: string, { headers = {}, query = '', body }: { headers?: Record<string, string>; query?: string; body?: unknown } = {}) =>
     app.inject({

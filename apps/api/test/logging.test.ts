@@ -39,7 +39,7 @@ t.test('logs: API keys never appear, every line of a request carries its id', as
   t.ok(text.length > 0, 'something was logged');
   t.notOk(text.includes(key), 'the valid key appears in no log line');
   t.notOk(text.includes(unknownKey), 'an unknown key appears in no log line either');
-  t.match(text, /apiKey=\[REDACTED\]/, 'the URL shows that a key was sent');
+  t.match(text, /"url":"\/api\/public\/products\?apiKey"/, 'the URL shows that a key was sent, by the name alone');
 
   const missing = await app.inject({ method: 'GET', url: `/api/public/nowhere;apiKey=${key}` });
   t.notOk(missing.body.includes(key), 'nor does a 404 body echo it');
@@ -113,5 +113,5 @@ t.test('logs: a line that carries headers, a query or a key has the credentials 
   t.same(headers.headers, { 'x-api-key': '[REDACTED]', authorization: '[REDACTED]', accept: 'application/json' });
   t.same(query.query, { apiKey: '[REDACTED]', limit: 2 });
   t.equal(key.apiKey, '[REDACTED]');
-  t.same(request.req, { method: 'GET', url: '[unmatched]?limit=1&apiKey=[REDACTED]' }, 'the serializer keeps no headers, nor a path no router matched');
+  t.same(request.req, { method: 'GET', url: '[unmatched]?limit&apiKey' }, 'the serializer keeps no headers, nor a path no router matched');
 });
