@@ -4,6 +4,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevel } from '@garage/config';
+import { LOG_REDACTION } from '@garage/observability';
 import { traceLogMixin } from '@garage/observability/tracing';
 import { clientAddress } from './http/client-address.js';
 
@@ -139,10 +140,7 @@ export const createLogger = (level: LogLevel, stream?: DestinationStream): Logge
       level,
       // Belt and braces: should a line ever carry headers, a query or a key, the credentials are still hidden. `req`
       // needs no path here: its serializer keeps no headers, and redacts the query itself.
-      redact: {
-        paths: ['headers["x-api-key"]', 'headers.authorization', 'query.apiKey', 'apiKey'],
-        censor: '[REDACTED]',
-      },
+      redact: LOG_REDACTION,
       serializers: { req: serializeRequest },
       mixin: traceLogMixin(),
     },

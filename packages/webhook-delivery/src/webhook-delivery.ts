@@ -41,11 +41,13 @@ export interface WebhookDelivery {
   start(options?: { pollIntervalMs?: number; maxInFlight?: number; perIntegration?: number }): DeliveryEngine;
 }
 
-/** The query string of a webhook URL may carry a token of the receiver's: logs show the rest. */
-const loggableUrl = (url: string): string => {
+/**
+ * A webhook URL's path and query are the receiver's secret for many services (Slack, Discord and Zapier put their
+ * token there): logs name the origin only, beside the integration id, as the spans do.
+ */
+const loggableOrigin = (url: string): string => {
   try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
+    return new URL(url).origin;
   } catch {
     return '(invalid URL)';
   }
@@ -57,7 +59,7 @@ const logDelivery = (logger: DeliveryLogger, report: DeliveryReport): void => {
     eventId: report.eventId,
     deliveryId: report.deliveryId,
     integrationId: report.integrationId,
-    url: loggableUrl(report.url),
+    origin: loggableOrigin(report.url),
     attempt: report.attemptNumber,
     statusCode: attempt.statusCode,
     error: attempt.error,

@@ -13,8 +13,8 @@ t.teardown(database.drop);
 const { db } = database.handle;
 const encryption = newEncryptionKey();
 
-const delivery = (on: Db = db, schedule = '100ms,100ms,100ms', batchSize?: number) =>
-  makeWebhookDelivery({ db: on, encryptionKeys: encryption.keys, schedule: parseRetrySchedule(schedule), logger: memoryLogger(), allowedNetworks: ['127.0.0.0/8', '::1/128'], batchSize });
+const delivery = (on: Db = db, schedule = '100ms,100ms,100ms', batchSize?: number, logger = memoryLogger()) =>
+  makeWebhookDelivery({ db: on, encryptionKeys: encryption.keys, schedule: parseRetrySchedule(schedule), logger, allowedNetworks: ['127.0.0.0/8', '::1/128'], batchSize });
 
 /** Writes the events the way the API does: inside the transaction of the change. */
 const emit = (garageId: string, events: { type: WebhookEventType; data: Record<string, unknown> }[]) =>
@@ -125,4 +125,25 @@ t.test('two delivery loops running together deliver each event exactly once', as
   t.equal(receiver.received.length, 60, 'no duplicate');
   const keys = receiver.received.map((r) => `${r.path} ${r.headers['webhook-id']}`);
   t.equal(new Set(keys).size, 60, 'every (endpoint, event) pair once');
+});
+
+t.test('delivery log lines name the receiver by its origin and the integration, never its path or query', async (t) => {
+  // Slack, Discord and Zapier put the receiver's secret in the path.
+  const secretPath = '/services/T000/B000/XXXXXXXXXXXXXXXXXXXXXXXX';
+  const receiver = await startReceiver((request, response) => void response.writeHead(request.path.endsWith('fail') ? 500 : 204).end());
+  t.teardown(receiver.close);
+  const garageId = await insertGarage(db);
+  const delivered = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}${secretPath}?token=query-secret`, syncAppointments: true, secretBox: encryption.secretBox });
+  const failing = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}${secretPath}/fail`, syncAppointments: true, secretBox: encryption.secretBox });
+  await emit(garageId, [{ type: 'appointment.created', data: { id: 'a1' } }]);
+  const logger = memoryLogger();
+  t.equal(await delivery(db, '1h', undefined, logger).deliverDue(), 2);
+  const lines = logger.lines.filter((line) => line.msg?.startsWith('webhook'));
+  t.equal(lines.length, 2, 'one line per attempt');
+  for (const line of lines) {
+    t.match(line.obj, { origin: receiver.url }, line.msg);
+    t.ok([delivered.id, failing.id].includes((line.obj as { integrationId: string }).integrationId), 'and the integration');
+  }
+  const text = JSON.stringify(logger.lines);
+  t.notMatch(text, /services|XXXX|query-secret/, 'neither the path nor the query');
 });
