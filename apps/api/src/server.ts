@@ -55,10 +55,11 @@ app.log.info(`Metrics listening at http://${metrics.server.address}/metrics`);
 if (app.demo) {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // A log line outlives the terminal (collected, shipped, kept): it names where the key is, never the key.
   app.log.info(
-    `Embedded mode (no DATABASE_URL): demo API key ${app.demo.apiKey} (all demo credentials in ${app.demo.credentialsFile}). Try: curl -H 'x-api-key: ${app.demo.apiKey}' http://localhost:${port}/api/public/products`,
+    `Embedded mode (no DATABASE_URL): demo credentials in ${app.demo.credentialsFile}. Try: curl -H "x-api-key: $(jq -r '.integrations[0].apiKey' ${app.demo.credentialsFile})" http://localhost:${port}/api/public/products`,
   );
-  // On a terminal, the key stands out from the log lines around it.
+  // On a terminal, a person is reading: the key is shown, and stands out from the log lines around it.
   if (process.stdout.isTTY) {
     const rule = '='.repeat(78);
     process.stdout.write(
