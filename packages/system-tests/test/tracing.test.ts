@@ -35,9 +35,12 @@ t.test('a booking and its webhook delivery share one trace across the API and th
   t.equal(slots.status, 200, 'the availability is listed');
   const startsAt = slots.json<{ data: { startsAt: string }[] }>().data[0]?.startsAt;
   t.ok(startsAt, 'a bookable slot this week');
+  // The caller sends a trace context of its own: it may not choose the trace the booking and its delivery are in.
+  const callerTrace = 'c0ffee00c0ffee00c0ffee00c0ffee00';
+  const callerSpan = 'c0ffee00c0ffee00';
   const booked = await http(`${base}/api/public/appointments`, {
     method: 'POST',
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json', traceparent: `00-${callerTrace}-${callerSpan}-01` },
     body: JSON.stringify({ startsAt, customer: { name: 'Jeanne Martin', email: 'jeanne@example.com' } }),
   });
   t.equal(booked.status, 201, 'booked');
@@ -57,6 +60,9 @@ t.test('a booking and its webhook delivery share one trace across the API and th
   const delivery = collector.spans.find(isDelivery)!;
   t.match(request.attributes, { 'http.route': '/api/public/appointments', 'http.response.status_code': 201 }, 'the request span, named by its route');
   t.equal(delivery.traceId, request.traceId, "the worker's delivery belongs to the booking's trace");
+  t.not(request.traceId, callerTrace, "a caller's traceparent does not choose the booking's trace");
+  t.notOk(collector.spans.some((span) => span.traceId === callerTrace), 'no stored span joins the caller\'s trace');
+  t.match(request.links, [{ traceId: callerTrace, spanId: callerSpan }], "the caller's context is a link of the request span");
   const bookingTrace = collector.spans.filter((span) => span.traceId === request.traceId);
   t.ok(
     bookingTrace.some((span) => span.service === 'garage-api' && span.spanId === delivery.parentSpanId),

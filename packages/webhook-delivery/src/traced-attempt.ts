@@ -1,7 +1,13 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, propagation, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { ClaimedDelivery, DeliveryReport } from '@garage/domain';
 
 const tracer = trace.getTracer('@garage/webhook-delivery');
+/**
+ * Reads the `traceparent` this service stored with the event: its own, so it is trusted, unlike a request's headers,
+ * which the process's propagator never reads (docs/operators/observability.md).
+ */
+const storedTraceContext = new W3CTraceContextPropagator();
 
 /** The receiver's host, for the span: its URL's path and query may hold a token of the receiver's. */
 const hostOf = (url: string): string | undefined => {
@@ -21,7 +27,7 @@ const hostOf = (url: string): string | undefined => {
 export const tracedAttempt =
   (attempt: (delivery: ClaimedDelivery) => Promise<DeliveryReport>) =>
   (delivery: ClaimedDelivery): Promise<DeliveryReport> => {
-    const parent = delivery.traceParent ? propagation.extract(ROOT_CONTEXT, { traceparent: delivery.traceParent }) : ROOT_CONTEXT;
+    const parent = delivery.traceParent ? storedTraceContext.extract(ROOT_CONTEXT, { traceparent: delivery.traceParent }, defaultTextMapGetter) : ROOT_CONTEXT;
     const host = hostOf(delivery.url);
     const attributes = {
       'webhook.event.id': delivery.event.id,

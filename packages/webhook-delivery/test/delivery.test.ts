@@ -141,7 +141,7 @@ t.test('delivery log lines name the receiver by its origin and the integration, 
   const lines = logger.lines.filter((line) => line.msg?.startsWith('webhook'));
   t.equal(lines.length, 2, 'one line per attempt');
   for (const line of lines) {
-    t.match(line.obj, { origin: receiver.url }, line.msg);
+    t.match(line.obj, { origin: receiver.url }, String(line.msg));
     t.ok([delivered.id, failing.id].includes((line.obj as { integrationId: string }).integrationId), 'and the integration');
   }
   const text = JSON.stringify(logger.lines);

@@ -67,6 +67,7 @@ export interface ExportedSpan {
   spanId: string;
   parentSpanId: string;
   attributes: Record<string, unknown>;
+  links?: { traceId: string; spanId: string }[];
 }
 
 interface OtlpValue {
