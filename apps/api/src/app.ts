@@ -27,6 +27,7 @@ import apiVersions from './plugins/api-versions.js';
 import metrics from './plugins/metrics.js';
 import readiness from './plugins/readiness.js';
 import responseHeaders, { securityHeaders, setsHeaders } from './plugins/response-headers.js';
+import methodNotAllowed from './plugins/method-not-allowed.js';
 import routeMethods from './plugins/route-methods.js';
 import wellFormedText from './plugins/well-formed-text.js';
 import docPages from './routes/doc-pages.js';
@@ -35,7 +36,6 @@ import { validatorCompiler } from './schemas/compiler.js';
 import { completeDocument, markRateLimited } from './schemas/openapi-document.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
-const IGNORE_TRAILING_SLASH = true;
 
 export interface AppOverrides {
   /** Where log lines go (tests capture them); stdout otherwise. */
@@ -104,7 +104,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     logController: new OneLinePerRequest(),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
-    routerOptions: { ignoreTrailingSlash: IGNORE_TRAILING_SLASH },
+    routerOptions: { ignoreTrailingSlash: true },
     // Slow clients cannot hold a connection forever; keep-alive outlives typical load-balancer idle timeouts.
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
@@ -122,8 +122,8 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  // First, so that it sees every route (405 with `Allow` for a known path and a wrong method).
-  await app.register(routeMethods, { ignoreTrailingSlash: IGNORE_TRAILING_SLASH });
+  // First, so that it sees every route (405 with `Allow` for a known path and a wrong method, added last).
+  await app.register(routeMethods);
 
   await app.register(responseHeaders);
   await app.register(swagger, {
@@ -199,5 +199,6 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(listCache, { clock: overrides.clock, versionShareMs: overrides.listVersionShareMs });
 
   await app.register(routes);
+  await app.register(methodNotAllowed);
   return app;
 };

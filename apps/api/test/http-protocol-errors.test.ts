@@ -31,8 +31,11 @@ t.test('a known path with a wrong method: 405 METHOD_NOT_ALLOWED with Allow; an 
     ['DELETE', '/api/public/products/', 'GET, HEAD'],
     ['PUT', '/api/public/appointments', 'GET, HEAD, POST'],
     ['GET', '/api/public/appointments/00000000-0000-4000-8000-000000000000/cancel', 'POST'],
-    // `lead` is also a :vehicleId (400 on GET, which must be a UUID): both routes match.
-    ['PUT', '/api/public/fleet/lead', 'GET, HEAD, OPTIONS, POST'],
+    // `/fleet/lead` is a resource of its own, not a :vehicleId.
+    ['PUT', '/api/public/fleet/lead', 'OPTIONS, POST'],
+    ['GET', '/api/public/fleet/lead', 'OPTIONS, POST'],
+    ['OPTIONS', '/api/public/products', 'GET, HEAD'],
+    ['TRACE', '/health/live', 'GET, HEAD'],
     ['DELETE', `/api/public/fleet/${garage.vehicleIds['V-1']}?garageSlug=${garage.slug}`, 'GET, HEAD, OPTIONS'],
     ['PATCH', '/api/public/quotes/some-token/accept', 'OPTIONS, POST'],
     ['POST', '/api/public/appointments/availability', 'GET, HEAD'],
@@ -44,10 +47,21 @@ t.test('a known path with a wrong method: 405 METHOD_NOT_ALLOWED with Allow; an 
     t.match(res.json(), { code: 'METHOD_NOT_ALLOWED', error: String });
     t.ok(res.headers['x-request-id']);
   }
-  for (const [method, url] of [['GET', '/api/public/nope'], ['POST', '/api/public/products/x/y'], ['DELETE', '/api/public/fleet/a/b/c']]) {
+  // A GET whose route answers not found (a static file that does not exist, a path that tries to leave the
+  // directory) is a 404, not a wrong method.
+  const notFound = [
+    ['GET', '/api/public/nope'],
+    ['POST', '/api/public/products/x/y'],
+    ['DELETE', '/api/public/fleet/a/b/c'],
+    ['GET', '/api/public/docs/static/..%2f..%2fetc%2fpasswd'],
+    ['GET', '/api/public/docs/static/%2e%2e/%2e%2e/etc/passwd'],
+    ['GET', '/api/public/docs/static/no-such-file.js'],
+    ['HEAD', '/api/public/docs/static/no-such-file.js'],
+  ];
+  for (const [method, url] of notFound) {
     const res = await app.inject({ method: method as 'GET', url });
     t.equal(res.statusCode, 404, `${method} ${url}`);
-    t.equal(res.json().code, 'NOT_FOUND');
+    if (method !== 'HEAD') t.equal(res.json().code, 'NOT_FOUND');
     t.notOk(res.headers.allow);
   }
 });

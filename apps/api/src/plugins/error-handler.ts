@@ -137,20 +137,14 @@ export default fp(
       return reply.code(status).send(body);
     });
 
+    // A known path with a wrong method never gets here: its 405 is a route (plugins/method-not-allowed.ts).
     app.setNotFoundHandler((request, reply) => {
       // The path only, and no quote token: the query string may hold a discouraged apiKey.
       const path = redactedPath(request.url);
-      const allowed = app.allowedMethods(request.url.split('?', 1)[0] ?? request.url);
-      if (allowed.length > 0) {
-        return reply
-          .code(405)
-          .header('allow', allowed.join(', '))
-          .send({ error: `Method ${request.method} is not allowed on ${path}`, code: 'METHOD_NOT_ALLOWED' } satisfies ErrorBody);
-      }
       return reply.code(404).send({ error: `Route ${request.method} ${path} not found`, code: 'NOT_FOUND' } satisfies ErrorBody);
     });
   },
-  { name: 'error-handler', dependencies: ['route-methods'] },
+  { name: 'error-handler' },
 );
 
 /** For `frameworkErrors`: failures of the router (bad URL encoding, over-long parameters) get the same body. */

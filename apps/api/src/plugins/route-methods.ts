@@ -1,36 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import Router from 'find-my-way';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The methods the app answers on this path (no query string), for 405's `Allow`; empty for an unknown path. */
-    allowedMethods(path: string): string[];
+    /** The methods each route pattern was registered with, as the app's routes were added. */
+    routeMethods: ReadonlyMap<string, ReadonlySet<string>>;
+  }
+  interface FastifyContextConfig {
+    /** Set on the routes that answer 405 (plugins/method-not-allowed.ts): they make no pattern known. */
+    methodNotAllowed?: boolean;
   }
 }
 
-const noop = () => {};
-
 /**
- * Remembers every route in a router of the same kind as Fastify's (find-my-way, same trailing-slash rule), so that a
- * request that found no route can tell "known path, wrong method" (405) from "unknown path" (404). Registered before
- * any route. The CORS preflight routes (`OPTIONS <prefix>*`) match whole prefixes, so OPTIONS alone does not make a
- * path known; it is listed in `Allow` when another method matches too.
+ * Remembers the methods of every route pattern, so that the routes answering 405 can be added for the others
+ * (plugins/method-not-allowed.ts). Registered before any route.
  */
 export default fp(
-  async (app: FastifyInstance, { ignoreTrailingSlash }: { ignoreTrailingSlash: boolean }) => {
-    const router = Router({ ignoreTrailingSlash });
-    const methods = new Set<Router.HTTPMethod>();
+  async (app: FastifyInstance) => {
+    const methods = new Map<string, Set<string>>();
     app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat() as Router.HTTPMethod[]) {
-        if (!router.hasRoute(method, route.url)) router.on(method, route.url, noop);
-        methods.add(method);
-      }
+      if (route.config?.methodNotAllowed) return;
+      const known = methods.get(route.url) ?? new Set<string>();
+      for (const method of [route.method].flat()) known.add(method);
+      methods.set(route.url, known);
     });
-    app.decorate('allowedMethods', (path: string) => {
-      const matching = [...methods].filter((method) => router.find(method, path) !== null);
-      return matching.some((method) => method !== 'OPTIONS') ? matching.sort() : [];
-    });
+    app.decorate('routeMethods', methods);
   },
   { name: 'route-methods' },
 );
