@@ -17,8 +17,9 @@ export default fp(
     const preflightPrefixes = routes.filter(([url, methods]) => url.endsWith('*') && methods.has('OPTIONS')).map(([url]) => url.slice(0, -1));
     for (const [url, methods] of routes) {
       if (![...methods].some((method) => method !== 'OPTIONS')) continue;
-      const allowed = new Set(methods);
-      if (allowed.has('GET')) allowed.add('HEAD');
+      // Fastify's router says which methods the pattern has, including those of a pattern of the same shape with
+      // other parameter names (`/x/:id` and `/x/:token` are one path to it) and the HEAD it adds to every GET.
+      const allowed = new Set(app.supportedMethods.filter((method) => app.hasRoute({ method, url })));
       if (preflightPrefixes.some((prefix) => url.startsWith(prefix))) allowed.add('OPTIONS');
       // HEAD comes with GET: Fastify adds it to every GET route.
       const missing = app.supportedMethods.filter((method) => !allowed.has(method) && method !== 'HEAD');
