@@ -12,7 +12,6 @@ import {
   makeDecideQuote,
   makeGetQuote,
   makeGetVehicle,
-  makeIdempotent,
   makeAvailableDays,
   makeListAvailability,
   makeListProducts,
@@ -40,8 +39,7 @@ import {
 import { makeHttpSender } from '@garage/webhook-delivery';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { isFinalResponse } from '../http/idempotency.js';
-import { toHttpError } from '../plugins/error-handler.js';
+import { makeRunIdempotently } from '../http/run-idempotently.js';
 import type { Storage } from '@garage/composition';
 import { batchedCalendarReads } from './batched-calendars.js';
 import { cachedLookup } from './cached-lookup.js';
@@ -126,8 +124,8 @@ const makeApiUseCases = (
     listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
     retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), feed: makeWebhookFeed(db), clock }),
-    // The error handler's own mapping decides which thrown errors become stored responses.
-    runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError, isFinal: isFinalResponse }),
+    // The transport's own rule around the use cases' work: it opens the transaction that also stores the response.
+    runIdempotently: makeRunIdempotently({ store: makeIdempotencyStore(db), uow, clock }),
   };
 };
 

@@ -6,7 +6,8 @@ import {
 } from './appointment.js';
 import { InvalidReferenceError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
-import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
+import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
 import { CONTACT_LIMITS, checkContact } from '../kernel/contact.js';
 import { isUuid } from '../kernel/ids.js';
 import { Checker, isRecord } from '../kernel/validation.js';
@@ -91,10 +92,13 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
  * `DUPLICATE` (from the repository). One transaction: the reads, the lock of the appointment's garage and local date,
  * the insert and its `appointment.created` event commit together or not at all.
  */
-export const makeBookAppointment =
-  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (cmd: BookAppointmentCommand): Promise<AppointmentView> =>
-    uow.run(async (tx) => {
+export const makeBookAppointment = ({ uow, clock }: { uow: UnitOfWork; clock: Clock }): TransactionalUseCase<BookAppointmentCommand, AppointmentView> =>
+  transactional(uow, bookAppointmentWork(clock));
+
+const bookAppointmentWork =
+  (clock: Clock) =>
+  (cmd: BookAppointmentCommand): Work<AppointmentView> =>
+  async (tx) => {
       const { garageId, integrationId } = cmd.principal;
       // The garage and the closures of the days around the start, in one read: the start's local date needs the
       // garage's zone, and every read is a round trip made while the transaction is open.
@@ -145,4 +149,4 @@ export const makeBookAppointment =
       });
       await tx.outbox.enqueue(appointmentEvent('appointment.created', appointment, settings.timezone));
       return appointmentView(appointment, settings.timezone);
-    });
+    };

@@ -1,6 +1,7 @@
 import { ValidationError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
-import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
+import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
 import { Checker } from '../kernel/validation.js';
 import { appointmentDays } from './appointment-days.js';
 import { lockOrder, type BookingLockKey } from './booking-lock.port.js';
@@ -25,10 +26,18 @@ export interface RescheduleAppointmentCommand {
  * versions move with the commit), the capacity check, the update and the `appointment.rescheduled` event. Any error
  * leaves the old time.
  */
-export const makeRescheduleAppointment =
-  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (cmd: RescheduleAppointmentCommand): Promise<AppointmentView> =>
-    uow.run(async (tx) => {
+export const makeRescheduleAppointment = ({
+  uow,
+  clock,
+}: {
+  uow: UnitOfWork;
+  clock: Clock;
+}): TransactionalUseCase<RescheduleAppointmentCommand, AppointmentView> => transactional(uow, rescheduleAppointmentWork(clock));
+
+const rescheduleAppointmentWork =
+  (clock: Clock) =>
+  (cmd: RescheduleAppointmentCommand): Work<AppointmentView> =>
+  async (tx) => {
       const now = clock.now();
       const { appointment, garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
       const settings = garage.booking;
@@ -52,4 +61,4 @@ export const makeRescheduleAppointment =
       });
       await tx.outbox.enqueue(appointmentEvent('appointment.rescheduled', moved, settings.timezone));
       return appointmentView(moved, settings.timezone);
-    });
+    };

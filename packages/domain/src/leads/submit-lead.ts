@@ -1,6 +1,7 @@
 import type { Lead } from './lead.js';
 import { NotFoundError } from '../kernel/errors.js';
-import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
+import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
 import { CONTACT_LIMITS, checkContact } from '../kernel/contact.js';
 import { Checker } from '../kernel/validation.js';
 
@@ -28,11 +29,11 @@ const checkLead = (cmd: SubmitLeadCommand): void => {
 };
 
 /** A lead is stored against the vehicle's garage, with its `lead.created` event in the same transaction. */
-export const makeSubmitLead =
-  ({ uow }: { uow: UnitOfWork }) =>
-  async (cmd: SubmitLeadCommand): Promise<Lead> => {
+export const makeSubmitLead = ({ uow }: { uow: UnitOfWork }): TransactionalUseCase<SubmitLeadCommand, Lead> => transactional(uow, submitLeadWork);
+
+const submitLeadWork = (cmd: SubmitLeadCommand): Work<Lead> => {
     checkLead(cmd);
-    return uow.run(async (tx) => {
+    return async (tx) => {
       const vehicle = await tx.vehicles.findPublicById(cmd.vehicleId, null);
       if (!vehicle) throw new NotFoundError('Vehicle not found');
       const lead = await tx.leads.create({
@@ -58,5 +59,5 @@ export const makeSubmitLead =
         },
       });
       return lead;
-    });
+    };
   };

@@ -215,13 +215,13 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     },
   },
   {
-    name: 'a run inside the work of another joins its transaction: the outer rollback undoes the inner writes',
+    name: 'work given a transaction commits with it: a rollback after its writes undoes them',
     run: async () => {
       const f = await setup();
       const boom = new Error('boom');
       await assert.rejects(
-        f.uow.run(async () => {
-          await create(f, newAppointment(f));
+        f.uow.run(async (tx) => {
+          await tx.appointments.create(newAppointment(f));
           throw boom;
         }),
         (err) => err === boom,

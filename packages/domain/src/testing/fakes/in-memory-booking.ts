@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import {
   DuplicateError,
@@ -67,7 +66,7 @@ const provided = <T extends object>(name: string, methods: Partial<T> = {}): T =
  * published on success and dropped on failure; booking locks of the same `(garageId, localDate)`, like the row
  * lock of `findForUpdate`, are held one at a time, in request order, until the holder's transaction ends; the
  * version of every date whose booking lock a transaction took moves up when it commits, with its writes; cancelled
- * appointments hold no place; a `run` inside another joins it.
+ * appointments hold no place; every `run` is a transaction of its own.
  */
 export const makeInMemoryBooking = ({
   clock = systemClock,
@@ -80,7 +79,6 @@ export const makeInMemoryBooking = ({
   const locks = new Map<string, Promise<void>>();
   /** Day versions by `garageId|localDate`. */
   const versions = new Map<string, number>();
-  const open = new AsyncLocalStorage<Transaction>();
 
   const overlapping = (source: readonly Appointment[], garageId: string, from: Date, to: Date): BookedInterval[] =>
     source
@@ -230,7 +228,7 @@ export const makeInMemoryBooking = ({
       },
     };
     try {
-      const result = await open.run(tx, () => work(tx));
+      const result = await work(tx);
       // A unique index also sees rows committed by others meanwhile (other dates): check at commit too.
       for (const a of staged) assertUnique(rows, a);
       for (const [id, next] of changed) rows[rows.findIndex((a) => a.id === id)] = next;
@@ -244,12 +242,7 @@ export const makeInMemoryBooking = ({
   };
 
   return {
-    uow: {
-      run: (work) => {
-        const outer = open.getStore();
-        return outer ? work(outer) : transaction(work);
-      },
-    },
+    uow: { run: transaction },
     appointments: readerOver(() => rows),
     committed: () => structuredClone(rows),
     events: () => structuredClone(published),
