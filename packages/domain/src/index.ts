@@ -120,6 +120,7 @@ export type {
 export { compareBookingLockKeys, type BookingLockKey, type BookingLocks } from './booking/booking-lock.port.js';
 export type { BookedInterval } from './booking/occupancy.js';
 export { MAX_DURATION_MINUTES } from './booking/slot-model.js';
+export { makeLocalTime, type LocalTime, type LocalTimeLimits } from './booking/local-time.js';
 export {
   APPOINTMENT_FIELD_LIMITS,
   MAX_PRODUCTS_PER_APPOINTMENT,

@@ -19,6 +19,7 @@ import {
   makeListVehicles,
   makeListIntegrationDeliveries,
   makeListIntegrationEvents,
+  makeLocalTime,
   makeRetryDelivery,
   makeSecretBox,
   makeTestWebhook,
@@ -78,6 +79,8 @@ const makeApiUseCases = (
   const replica = makeRepositories(reads.db);
   const availability = batchedCalendarReads(replica.availability);
   const uow = makeUnitOfWork(db);
+  // Day facts and date ranges, kept for the process: every booking, availability and appointment read uses them.
+  const localTime = makeLocalTime();
   // One per encryption key, the active key's first (see `makeCursorCodec`).
   const cursors = makeCursorCodec(storage.encryptionKeys.map((key) => deriveSubkey([key], 'cursor')));
   const authenticate = makeAuthenticate({
@@ -102,17 +105,18 @@ const makeApiUseCases = (
     submitLead: makeSubmitLead({ uow }),
     getQuote: makeGetQuote({ quotes: replica.quotes, clock }),
     decideQuote: makeDecideQuote({ uow, clock }),
-    bookAppointment: makeBookAppointment({ uow, clock }),
+    bookAppointment: makeBookAppointment({ uow, clock, localTime }),
     // Each day's starts are kept until its version, read with every request, moves: exact across instances.
     listAvailability: makeListAvailability({
       availability,
-      days: cachedAvailableDays(makeAvailableDays({ availability }), { maxBytes: AVAILABILITY_CACHE_BYTES }),
+      days: cachedAvailableDays(makeAvailableDays({ availability, localTime }), { maxBytes: AVAILABILITY_CACHE_BYTES }),
       clock,
+      localTime,
     }),
-    listAppointments: makeListAppointments({ garages: replica.garages, appointments: replica.appointments, cursors, clock }),
-    getAppointment: makeGetAppointment({ garages: replica.garages, appointments: replica.appointments }),
-    cancelAppointment: makeCancelAppointment({ uow, clock }),
-    rescheduleAppointment: makeRescheduleAppointment({ uow, clock }),
+    listAppointments: makeListAppointments({ garages: replica.garages, appointments: replica.appointments, cursors, localTime }),
+    getAppointment: makeGetAppointment({ garages: replica.garages, appointments: replica.appointments, localTime }),
+    cancelAppointment: makeCancelAppointment({ uow, clock, localTime }),
+    rescheduleAppointment: makeRescheduleAppointment({ uow, clock, localTime }),
     // Webhook self-service reads the primary: a connector checks the delivery it just retried.
     testWebhook: makeTestWebhook({
       integrations: repos.integrations,

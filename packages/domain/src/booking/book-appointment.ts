@@ -13,7 +13,8 @@ import { isUuid } from '../kernel/ids.js';
 import { Checker, isRecord } from '../kernel/validation.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { ensureRoomUnderLock } from './capacity-rule.js';
-import { localDatesAround, makeSlotModel } from './slot-model.js';
+import { localDatesAround, type LocalTime } from './local-time.js';
+import { makeSlotModel } from './slot-model.js';
 
 export interface BookAppointmentCommand {
   principal: { integrationId: string; garageId: string };
@@ -92,11 +93,18 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
  * `DUPLICATE` (from the repository). One transaction: the reads, the lock of the appointment's garage and local date,
  * the insert and its `appointment.created` event commit together or not at all.
  */
-export const makeBookAppointment = ({ uow, clock }: { uow: UnitOfWork; clock: Clock }): TransactionalUseCase<BookAppointmentCommand, AppointmentView> =>
-  transactional(uow, bookAppointmentWork(clock));
+export const makeBookAppointment = ({
+  uow,
+  clock,
+  localTime,
+}: {
+  uow: UnitOfWork;
+  clock: Clock;
+  localTime: LocalTime;
+}): TransactionalUseCase<BookAppointmentCommand, AppointmentView> => transactional(uow, bookAppointmentWork(clock, localTime));
 
 const bookAppointmentWork =
-  (clock: Clock) =>
+  (clock: Clock, localTime: LocalTime) =>
   (cmd: BookAppointmentCommand): Work<AppointmentView> =>
   async (tx) => {
       const { garageId, integrationId } = cmd.principal;
@@ -109,7 +117,7 @@ const bookAppointmentWork =
       if (!found) throw new NotFoundError('Garage not found');
       const { garage } = found;
       const settings = garage.booking;
-      const model = makeSlotModel(settings, clock.now());
+      const model = makeSlotModel(settings, clock.now(), localTime);
 
       const check = new Checker();
       const candidate = model.parse(cmd, check);
@@ -147,6 +155,6 @@ const bookAppointmentWork =
         notes: cmd.notes ?? null,
         externalRef: cmd.externalRef ?? null,
       });
-      await tx.outbox.enqueue(appointmentEvent('appointment.created', appointment, settings.timezone));
-      return appointmentView(appointment, settings.timezone);
+      await tx.outbox.enqueue(appointmentEvent('appointment.created', appointment, settings.timezone, localTime));
+      return appointmentView(appointment, settings.timezone, localTime);
     };

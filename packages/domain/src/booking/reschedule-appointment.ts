@@ -8,6 +8,7 @@ import { lockOrder, type BookingLockKey } from './booking-lock.port.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
 import { ensureRoomUnderLock } from './capacity-rule.js';
+import type { LocalTime } from './local-time.js';
 import { makeSlotModel } from './slot-model.js';
 
 export interface RescheduleAppointmentCommand {
@@ -29,19 +30,21 @@ export interface RescheduleAppointmentCommand {
 export const makeRescheduleAppointment = ({
   uow,
   clock,
+  localTime,
 }: {
   uow: UnitOfWork;
   clock: Clock;
-}): TransactionalUseCase<RescheduleAppointmentCommand, AppointmentView> => transactional(uow, rescheduleAppointmentWork(clock));
+  localTime: LocalTime;
+}): TransactionalUseCase<RescheduleAppointmentCommand, AppointmentView> => transactional(uow, rescheduleAppointmentWork(clock, localTime));
 
 const rescheduleAppointmentWork =
-  (clock: Clock) =>
+  (clock: Clock, localTime: LocalTime) =>
   (cmd: RescheduleAppointmentCommand): Work<AppointmentView> =>
   async (tx) => {
       const now = clock.now();
       const { appointment, garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
       const settings = garage.booking;
-      const model = makeSlotModel(settings, now);
+      const model = makeSlotModel(settings, now, localTime);
       const check = new Checker();
       const candidate = model.parse({ startsAt: cmd.startsAt, durationMinutes: cmd.durationMinutes ?? appointment.durationMinutes }, check);
       if (candidate === null) throw new ValidationError('Invalid reschedule', check.details);
@@ -59,6 +62,6 @@ const rescheduleAppointmentWork =
         endsAt: interval.end,
         durationMinutes: interval.durationMinutes,
       });
-      await tx.outbox.enqueue(appointmentEvent('appointment.rescheduled', moved, settings.timezone));
-      return appointmentView(moved, settings.timezone);
+      await tx.outbox.enqueue(appointmentEvent('appointment.rescheduled', moved, settings.timezone, localTime));
+      return appointmentView(moved, settings.timezone, localTime);
     };
