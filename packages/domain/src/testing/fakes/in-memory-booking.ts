@@ -41,6 +41,8 @@ export interface InMemoryBooking {
   committed(): Appointment[];
   /** Every committed outbox event, in commit order. */
   events(): OutboxEvent[];
+  /** How many transactions wait right now for a lock (booking or row) that another holds. */
+  lockWaiters(): number;
   /**
    * Autocommit availability reads over the committed appointments and day versions, with the garage and its closures
    * from `garages`.
@@ -77,6 +79,7 @@ export const makeInMemoryBooking = ({
   const rows: Appointment[] = [];
   const published: OutboxEvent[] = [];
   const locks = new Map<string, Promise<void>>();
+  let waiting = 0;
   /** Day versions by `garageId|localDate`. */
   const versions = new Map<string, number>();
 
@@ -161,12 +164,17 @@ export const makeInMemoryBooking = ({
 
   /** Waits for the previous holder of the lock `name`, and returns the release of this holder. */
   const acquire = async (name: string): Promise<() => void> => {
-    const previous = locks.get(name) ?? Promise.resolve();
+    const holder = locks.get(name);
+    const previous = holder ?? Promise.resolve();
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const chained = previous.then(() => held);
     locks.set(name, chained);
-    await previous;
+    if (holder) {
+      waiting += 1;
+      await holder;
+      waiting -= 1;
+    }
     return () => {
       release();
       if (locks.get(name) === chained) locks.delete(name);
@@ -246,6 +254,7 @@ export const makeInMemoryBooking = ({
     appointments: readerOver(() => rows),
     committed: () => structuredClone(rows),
     events: () => structuredClone(published),
+    lockWaiters: () => waiting,
     availabilityOver: (garages) => ({
       findCalendars: (queries) =>
         Promise.all(
