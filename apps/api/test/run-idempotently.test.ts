@@ -59,8 +59,13 @@ t.test('the same key with a different request is IDEMPOTENCY_KEY_REUSED (422)', 
 t.test('a repeat while the first is in flight is IDEMPOTENCY_IN_PROGRESS (409); then it replays', async (t) => {
   const w = world();
   let finish: (r: StoredResponse) => void = () => {};
-  const first = w.idempotent(SCOPE, 'k1', HASH, () => new Promise<StoredResponse>((resolve) => (finish = resolve)));
-  await new Promise((resolve) => setImmediate(resolve));
+  let started = () => {};
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const first = w.idempotent(SCOPE, 'k1', HASH, () => {
+    started();
+    return new Promise<StoredResponse>((resolve) => (finish = resolve));
+  });
+  await running;
   await t.rejects(w.idempotent(SCOPE, 'k1', HASH, w.created('a2')), { code: 'IDEMPOTENCY_IN_PROGRESS' });
   await t.rejects(w.idempotent(SCOPE, 'k1', OTHER, w.created('a2')), { code: 'IDEMPOTENCY_KEY_REUSED' });
   finish({ status: 201, body: { success: true, appointmentId: 'a1' } });
