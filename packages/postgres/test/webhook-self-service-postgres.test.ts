@@ -93,6 +93,7 @@ t.test('webhook self-service on real Postgres', async (t) => {
     const garageId = await insertGarage(db);
     const outbox = makeOutbox(db);
     await outbox.enqueue({ garageId, type: 'lead.created', data: { id: 'before' } });
+    // Events and integrations are stamped by the database's clock to the millisecond: create these in a later one.
     await new Promise((resolve) => setTimeout(resolve, 5));
     const syncing = await insertIntegration(db, garageId, { webhookUrl: null, syncAppointments: true });
     const plain = await insertIntegration(db, garageId, { webhookUrl: 'http://127.0.0.1:9/hook' });
