@@ -41,27 +41,27 @@ const rescheduleAppointmentWork =
   (clock: Clock, localTime: LocalTime) =>
   (cmd: RescheduleAppointmentCommand): Work<AppointmentView> =>
   async (tx) => {
-      const now = clock.now();
-      const { appointment, garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
-      const settings = garage.booking;
-      const model = makeSlotModel(settings, now, localTime);
-      const check = new Checker();
-      const candidate = model.parse({ startsAt: cmd.startsAt, durationMinutes: cmd.durationMinutes ?? appointment.durationMinutes }, check);
-      if (candidate === null) throw new ValidationError('Invalid reschedule', check.details);
-      const { localDate } = candidate;
-      const interval = model.resolve(candidate, await tx.garages.listClosures(cmd.garageId, localDate, localDate));
+    const now = clock.now();
+    const { appointment, garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
+    const settings = garage.booking;
+    const model = makeSlotModel(settings, now, localTime);
+    const check = new Checker();
+    const candidate = model.parse({ startsAt: cmd.startsAt, durationMinutes: cmd.durationMinutes ?? appointment.durationMinutes }, check);
+    if (candidate === null) throw new ValidationError('Invalid reschedule', check.details);
+    const { localDate } = candidate;
+    const interval = model.resolve(candidate, await tx.garages.listClosures(cmd.garageId, localDate, localDate));
 
-      // The locks of the old dates and the new one, in their one order; the read comes with the last one.
-      const locks = lockOrder([...appointmentDays(cmd.garageId, model, appointment), { garageId: cmd.garageId, localDate: interval.localDate }]);
-      const lastLock = locks.pop() as BookingLockKey;
-      for (const key of locks) await tx.bookingLocks.acquire(key);
+    // The locks of the old dates and the new one, in their one order; the read comes with the last one.
+    const locks = lockOrder([...appointmentDays(cmd.garageId, model, appointment), { garageId: cmd.garageId, localDate: interval.localDate }]);
+    const lastLock = locks.pop() as BookingLockKey;
+    for (const key of locks) await tx.bookingLocks.acquire(key);
 
-      await ensureRoomUnderLock(tx.bookingLocks, lastLock, settings, interval, appointment.id);
-      const moved = await tx.appointments.update(appointment.id, {
-        startsAt: interval.start,
-        endsAt: interval.end,
-        durationMinutes: interval.durationMinutes,
-      });
-      await tx.outbox.enqueue(appointmentEvent('appointment.rescheduled', moved, settings.timezone, localTime));
-      return appointmentView(moved, settings.timezone, localTime);
-    };
+    await ensureRoomUnderLock(tx.bookingLocks, lastLock, settings, interval, appointment.id);
+    const moved = await tx.appointments.update(appointment.id, {
+      startsAt: interval.start,
+      endsAt: interval.end,
+      durationMinutes: interval.durationMinutes,
+    });
+    await tx.outbox.enqueue(appointmentEvent('appointment.rescheduled', moved, settings.timezone, localTime));
+    return appointmentView(moved, settings.timezone, localTime);
+  };

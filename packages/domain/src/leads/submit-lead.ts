@@ -32,32 +32,32 @@ const checkLead = (cmd: SubmitLeadCommand): void => {
 export const makeSubmitLead = ({ uow }: { uow: UnitOfWork }): TransactionalUseCase<SubmitLeadCommand, Lead> => transactional(uow, submitLeadWork);
 
 const submitLeadWork = (cmd: SubmitLeadCommand): Work<Lead> => {
-    checkLead(cmd);
-    return async (tx) => {
-      const vehicle = await tx.vehicles.findPublicById(cmd.vehicleId, null);
-      if (!vehicle) throw new NotFoundError('Vehicle not found');
-      const lead = await tx.leads.create({
-        garageId: vehicle.garageId,
-        vehicleId: vehicle.id,
-        name: cmd.name,
-        email: cmd.email ?? null,
-        phone: cmd.phone ?? null,
-        message: cmd.message ?? null,
-        consent: true,
-      });
-      await tx.outbox.enqueue({
-        garageId: vehicle.garageId,
-        type: 'lead.created',
-        data: {
-          id: lead.id,
-          vehicle: { id: vehicle.id, reference: vehicle.reference, make: vehicle.make, model: vehicle.model, year: vehicle.year },
-          name: lead.name,
-          email: lead.email,
-          phone: lead.phone,
-          message: lead.message,
-          createdAt: lead.createdAt.toISOString(),
-        },
-      });
-      return lead;
-    };
+  checkLead(cmd);
+  return async (tx) => {
+    const vehicle = await tx.vehicles.findPublicById(cmd.vehicleId, null);
+    if (!vehicle) throw new NotFoundError('Vehicle not found');
+    const lead = await tx.leads.create({
+      garageId: vehicle.garageId,
+      vehicleId: vehicle.id,
+      name: cmd.name,
+      email: cmd.email ?? null,
+      phone: cmd.phone ?? null,
+      message: cmd.message ?? null,
+      consent: true,
+    });
+    await tx.outbox.enqueue({
+      garageId: vehicle.garageId,
+      type: 'lead.created',
+      data: {
+        id: lead.id,
+        vehicle: { id: vehicle.id, reference: vehicle.reference, make: vehicle.make, model: vehicle.model, year: vehicle.year },
+        name: lead.name,
+        email: lead.email,
+        phone: lead.phone,
+        message: lead.message,
+        createdAt: lead.createdAt.toISOString(),
+      },
+    });
+    return lead;
   };
+};
