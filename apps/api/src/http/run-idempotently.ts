@@ -14,7 +14,7 @@ import { toHttpError } from '../plugins/error-handler.js';
  * Which responses a retry with the same key receives again. 429 and 5xx say "try again": storing them would make
  * every retry fail the same way, so their key is released and a retry runs anew.
  */
-export const isFinalResponse = (response: StoredResponse): boolean => response.status !== 429 && response.status < 500;
+const isFinalResponse = (response: StoredResponse): boolean => response.status !== 429 && response.status < 500;
 
 export interface IdempotentResponse extends StoredResponse {
   /** True when this is the stored response of an earlier request (header `Idempotent-Replayed: true`). */
