@@ -25,10 +25,24 @@ module.exports = {
       name: 'domain-imports-no-framework',
       comment:
         'Use cases are plain functions over ports, so that a worker, a CLI or a test can run them without Fastify, ' +
-        'Kysely, pg, ioredis or pino (ARCHITECTURE.md: the domain may use a date library, nothing more).',
+        'Kysely, pg, ioredis or pino.',
       severity: 'error',
       from: { path: '^packages/domain/src' },
       to: { path: INFRASTRUCTURE },
+    },
+    {
+      name: 'domain-uses-only-its-libraries',
+      comment:
+        'The domain depends on pure computation only, and only on the three libraries docs/contributors/architecture.md ' +
+        '("What the domain may use") lists and says why: luxon (time zones), lru-cache (the bounded memory of the ' +
+        'caches a composition root makes) and ipaddr.js (address ranges of the webhook destination rule). Another ' +
+        'library is a change of that rule, made there first.',
+      severity: 'error',
+      from: { path: '^packages/domain/src' },
+      to: {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown', 'unknown', 'undetermined'],
+        pathNot: '(^|node_modules/)(luxon|lru-cache|ipaddr\\.js)($|/)',
+      },
     },
     {
       name: 'domain-does-no-io',

@@ -96,21 +96,18 @@ t.test('POST /api/public/appointments (docs/reference/contract.md §4.1)', async
     }
   });
 
+  // The time rules themselves are the domain's, tested in full there (packages/domain/test/booking-book-appointment.test.ts):
+  // here, that the route's schema and the use case both answer with the contract's 400 and the field's path, and
+  // that the app's clock reaches the use case.
   t.test('400 VALIDATION_FAILED: time rules, each reported at /startsAt or /durationMinutes', async (t) => {
     const cases: [string, unknown, string[]][] = [
       ['missing', { customer }, ['/startsAt']],
-      ['not a time', bookingBody('tomorrow'), ['/startsAt']],
-      ['no offset', bookingBody('2026-12-01T09:00:00'), ['/startsAt']],
-      ['impossible date', bookingBody('2026-02-30T09:00:00+01:00'), ['/startsAt']],
       ['a number', { startsAt: 1764576000, customer }, ['/startsAt']],
+      ['no offset', bookingBody('2026-12-01T09:00:00'), ['/startsAt']],
       ['in the past', bookingBody(at('2026-11-30', '08:30')), ['/startsAt']],
       ['off the slot grid', bookingBody(at(TUESDAY, '09:10')), ['/startsAt']],
-      ['on the grid in its own offset, not in Paris', bookingBody('2026-12-01T09:00:00+00:20'), ['/startsAt']],
-      ['seconds', bookingBody(at(TUESDAY, '09:00').replace(':00+', ':30+')), ['/startsAt']],
       ['duration not a multiple of the slot', bookingBody(at(TUESDAY, '09:00'), { durationMinutes: 45 }), ['/durationMinutes']],
       ['duration over 480', bookingBody(at(TUESDAY, '09:00'), { durationMinutes: 510 }), ['/durationMinutes']],
-      ['duration zero', bookingBody(at(TUESDAY, '09:00'), { durationMinutes: 0 }), ['/durationMinutes']],
-      ['duration not an integer', bookingBody(at(TUESDAY, '09:00'), { durationMinutes: 30.5 }), ['/durationMinutes']],
     ];
     for (const [name, body, paths] of cases) t.same(await invalid(body), paths, name);
   });

@@ -141,6 +141,8 @@ t.test('appointment lifecycle (docs/reference/contract.md §4.6)', async (t) => 
     t.equal((await post(app, garage.shop.key, `${id}/cancel`, { reason: 'other' }, { 'idempotency-key': 'cancel-1' })).statusCode, 422);
   });
 
+  // The rules themselves are the domain's, tested in full there (packages/domain/test/booking-reschedule-appointment.test.ts):
+  // here, the route's answers, and that a refused change rolls back in the database and writes no event.
   t.test('reschedule moves the appointment under every booking rule; any error keeps the old time', async (t) => {
     const tight = await createBookingGarage(admin, { capacity: 1 });
     const id = await book(at(TUESDAY, '09:00'), { durationMinutes: 60 }, tight.shop.key);
@@ -156,8 +158,6 @@ t.test('appointment lifecycle (docs/reference/contract.md §4.6)', async (t) => 
     for (const [body, status, code] of [
       [{ startsAt: at('2026-12-06', '10:00') }, 409, 'DATES_UNAVAILABLE'],
       [{ startsAt: at(TUESDAY, '09:10') }, 400, 'VALIDATION_FAILED'],
-      [{ startsAt: at(TUESDAY, '14:00'), durationMinutes: 45 }, 400, 'VALIDATION_FAILED'],
-      [{ startsAt: '2026-11-29T09:00:00+01:00' }, 400, 'VALIDATION_FAILED'],
       [{ durationMinutes: 30 }, 400, 'VALIDATION_FAILED'],
     ] as const) {
       const res = await post(app, tight.shop.key, `${id}/reschedule`, body);
@@ -175,16 +175,6 @@ t.test('appointment lifecycle (docs/reference/contract.md §4.6)', async (t) => 
     const afterCancel = await post(app, tight.shop.key, `${blocker}/reschedule`, { startsAt: at(TUESDAY, '12:00') });
     t.equal(afterCancel.statusCode, 409);
     t.equal(afterCancel.json().code, 'APPOINTMENT_NOT_CHANGEABLE');
-  });
-
-  t.test('a reschedule across a DST change keeps durations and states the new offset', async (t) => {
-    clock.set('2027-03-24T08:00:00Z');
-    t.teardown(() => clock.set('2026-11-30T08:00:00Z'));
-    const spring = await createBookingGarage(admin, { hours: 'mon-sun 00:00-23:30' });
-    const id = await book(at('2027-03-27', '01:00'), { durationMinutes: 60 }, spring.shop.key);
-    const moved = await post(app, spring.shop.key, `${id}/reschedule`, { startsAt: at('2027-03-28', '01:30') });
-    t.equal(moved.statusCode, 200, moved.body);
-    t.match(moved.json().data, { startsAt: '2027-03-28T01:30:00+01:00', endsAt: '2027-03-28T03:30:00+02:00', durationMinutes: 60 }, 'one real hour across the jump');
   });
 
   t.test('concurrency: N reschedules into one slot of capacity C, exactly C win; a reschedule and a booking race for the last place', async (t) => {

@@ -62,16 +62,21 @@ t.test('concurrent lookups of one key share one query; a failed lookup is not ca
   const clock = testClock('2026-11-30T08:00:00Z');
   let calls = 0;
   let fail = true;
+  // The query answers once the test opens it: the three lookups below are all waiting for it by then.
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => (answer = resolve));
   const lookup = cachedLookup(
     async (key: string) => {
       calls += 1;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await answered;
       if (fail) throw new Error('database down');
       return key;
     },
     { ttlMs: TTL, clock },
   );
-  const results = await Promise.allSettled([lookup('k'), lookup('k'), lookup('k')]);
+  const waiting = [lookup('k'), lookup('k'), lookup('k')];
+  answer();
+  const results = await Promise.allSettled(waiting);
   t.equal(calls, 1);
   t.ok(results.every((r) => r.status === 'rejected'));
   fail = false;

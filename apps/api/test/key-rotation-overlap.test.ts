@@ -1,14 +1,17 @@
+import { testClock } from '@garage/domain/testing';
 import t from 'tap';
 import { build } from './helper.js';
 
 /** docs/reference/contract.md §6 `integration rotate-key --overlap-hours`: the old key keeps working until the overlap ends. */
 t.test('a key rotated with an overlap keeps working until previousKeyExpiresAt, then gets 401', async (t) => {
-  // A 1 ms key cache: every lookup after a change reads the database (the 2 s production window is tested in auth.test).
-  const { app, admin, db } = await build(t, { keyCacheTtlMs: 1 });
+  // Each lookup moves the key cache's clock past its TTL, so that it reads the database (the production window is
+  // tested in auth.test).
+  const clock = testClock('2026-11-30T08:00:00Z');
+  const { app, admin, db } = await build(t, { keyCacheTtlMs: 1, clock });
   await admin.createGarage({ slug: 'keys', name: 'Keys' });
   const created = await admin.createIntegration({ garageSlug: 'keys', name: 'shop', sync: ['catalog'], webhookUrl: null });
   const status = async (apiKey: string) => {
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    clock.advance(2);
     return (await app.inject({ method: 'GET', url: '/api/public/products', headers: { 'x-api-key': apiKey } })).statusCode;
   };
 

@@ -1,4 +1,4 @@
-import { makeDestinationPolicy, makeReencryptWebhookSecrets, makeSecretBox } from '@garage/domain';
+import { makeDestinationPolicy, makeLocalTime, makeReencryptWebhookSecrets, makeSecretBox } from '@garage/domain';
 import { makeWebhookSecretStore, migrateToLatest, toDomainError } from '@garage/postgres';
 import { loadCliConfig, type CliConfig, type Environment } from '@garage/config';
 import { CliError } from './errors.js';
@@ -57,7 +57,7 @@ export const withAdmin = <T>(env: CliEnvironment, warn: (text: string) => void, 
     await migrateToLatest(storage.handle.db);
     // A webhook URL naming an address refused for deliveries is refused as it is configured, not at the first event.
     const destinations = makeDestinationPolicy(configOf(env).webhookAllowedNetworks);
-    return work(makeAdminUseCases(storage.handle.db, storage.encryptionKeys, undefined, destinations));
+    return work(makeAdminUseCases(storage.handle.db, storage.encryptionKeys, undefined, destinations, makeLocalTime()));
   });
 
 /**

@@ -82,25 +82,31 @@ t.test('a worker killed while the receiver holds the request open loses nothing'
   t.equal(redelivered?.headers['webhook-id'], lost?.headers['webhook-id'], 'the same webhook-id');
   t.equal(redelivered?.body, lost?.body, 'the same body');
   t.doesNotThrow(() => new Webhook(integration.plaintext).verify(redelivered!.body, redelivered!.headers));
-  await sleep(300);
-  t.equal(receiver.received.length, 2);
-  const [view] = await makeDeliveryQueue(db).listByIntegration(integration.id, 1);
-  t.equal(view?.status, 'succeeded');
+  const status = async () => (await makeDeliveryQueue(db).listByIntegration(integration.id, 1))[0]?.status;
+  for (let i = 0; i < 100 && (await status()) !== 'succeeded'; i += 1) await sleep(50);
+  t.equal(await status(), 'succeeded');
 
+  // A worker that exited has sent all it will send: the receiver's count is final.
   second.kill('SIGTERM');
   t.same(await exitOf(second), { code: 0, signal: null });
+  t.equal(receiver.received.length, 2);
 });
 
 t.test('SIGTERM lets the delivery in flight finish and record, then exits 0', async (t) => {
+  // The receiver answers once the worker has begun to stop: the delivery is in flight through the SIGTERM.
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => (answer = resolve));
   const receiver = await startReceiver(async (_req, res) => {
-    await sleep(500);
+    await answered;
     res.writeHead(204).end();
   });
-  t.teardown(receiver.close);
+  t.teardown(() => (answer(), receiver.close()));
   const integration = await newEvent(`${receiver.url}/slow`);
   const worker = startWorker();
   await receiver.waitFor(1, 15_000);
   worker.kill('SIGTERM');
+  for (let i = 0; i < 300 && !/finishing the deliveries in flight/.test(worker.output()); i += 1) await sleep(50);
+  answer();
   const exit = await exitOf(worker);
   t.same(exit, { code: 0, signal: null }, worker.output());
   const [view] = await makeDeliveryQueue(db).listByIntegration(integration.id, 1);

@@ -11,6 +11,7 @@ import {
   makeListGarageAppointments,
   makeListIntegrations,
   makeListWebhookDeliveries,
+  makeLocalTime,
   makeReplayWebhook,
   makeRevokeIntegration,
   makeRotateKey,
@@ -22,6 +23,7 @@ import {
   systemClock,
   type DestinationPolicy,
   type EncryptionKey,
+  type LocalTime,
 } from '@garage/domain';
 import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, type Db } from '@garage/postgres';
 
@@ -29,13 +31,14 @@ import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, type Db } from '@g
  * The operator's use cases over one database, wired once: the CLI, the API's embedded demo seeding and the tests all
  * take them from here. `encryptionKeys` are the active key first, then former ones (see `openStorage`).
  * `destinations` judges configured webhook URLs (`WEBHOOK_ALLOWED_NETWORKS`); by default only public addresses are
- * accepted.
+ * accepted. `localTime` keeps the local-time facts the appointment use cases read (`makeLocalTime`).
  */
 export const makeAdminUseCases = (
   db: Db,
   encryptionKeys: EncryptionKey[],
   clock: Clock = systemClock,
   destinations: DestinationPolicy = makeDestinationPolicy(),
+  localTime: LocalTime = makeLocalTime(),
 ) => {
   const repos = makeRepositories(db);
   const uow = makeUnitOfWork(db);
@@ -63,8 +66,8 @@ export const makeAdminUseCases = (
     importStock,
     importVehicles,
     createQuote,
-    listAppointments: makeListGarageAppointments({ garages, appointments: repos.appointments, clock }),
-    setAppointmentStatus: makeSetAppointmentStatus({ uow, clock }),
+    listAppointments: makeListGarageAppointments({ garages, appointments: repos.appointments, localTime }),
+    setAppointmentStatus: makeSetAppointmentStatus({ uow, clock, localTime }),
     listWebhookDeliveries: makeListWebhookDeliveries({ queue: deliveries, integrations }),
     replayWebhook: makeReplayWebhook({ queue: deliveries, clock }),
     seedDemo: makeSeedDemo({

@@ -27,7 +27,8 @@ export {
   type ErrorDetail,
 } from './kernel/errors.js';
 export { systemClock, type Clock } from './kernel/clock.port.js';
-export type { Repositories, Transaction, UnitOfWork } from './kernel/unit-of-work.port.js';
+export type { Repositories, Transaction, UnitOfWork, Work } from './kernel/unit-of-work.port.js';
+export type { TransactionalUseCase } from './kernel/transactional-use-case.js';
 export type { KeysetPosition, KeysetQuery } from './kernel/pagination.js';
 export type { Page, PageRequest, Rendered, RenderedPage } from './kernel/page.js';
 export { makeCursorCodec, type CursorCodec } from './kernel/cursor.js';
@@ -120,6 +121,7 @@ export type {
 export { compareBookingLockKeys, type BookingLockKey, type BookingLocks } from './booking/booking-lock.port.js';
 export type { BookedInterval } from './booking/occupancy.js';
 export { MAX_DURATION_MINUTES } from './booking/slot-model.js';
+export { makeLocalTime, type LocalTime, type LocalTimeLimits } from './booking/local-time.js';
 export {
   APPOINTMENT_FIELD_LIMITS,
   MAX_PRODUCTS_PER_APPOINTMENT,
@@ -162,7 +164,7 @@ export type { NewQuote, QuoteDecision, QuoteReader, QuoteRepository } from './qu
 export { makeCreateQuote, type CreateQuoteCommand } from './quotes/create-quote.js';
 export type { PublicQuote } from './quotes/public-quote.js';
 export { makeGetQuote } from './quotes/get-quote.js';
-export { makeDecideQuote, QUOTE_DECISION_LIMITS, type QuoteDecisionCommand } from './quotes/decide-quote.js';
+export { makeDecideQuote, QUOTE_DECISION_LIMITS, type DecideQuoteCommand, type QuoteDecisionCommand } from './quotes/decide-quote.js';
 /** Leads: a visitor's interest in a vehicle for sale. */
 export type { Lead } from './leads/lead.js';
 export type { LeadRepository, NewLead } from './leads/lead-repository.port.js';
@@ -219,9 +221,7 @@ export {
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
-  makeIdempotent,
-  type IdempotentResponse,
-  type RunIdempotently,
-} from './idempotency/run-idempotently.js';
+  idempotencyClaim,
+} from './idempotency/idempotency-key.js';
 /** The demo garage an embedded installation is seeded with. */
 export { DEMO_GARAGE_SLUG, makeSeedDemo, type DemoCredentials } from './garages/seed-demo.js';

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import { DateTime } from 'luxon';
 import { DomainError } from './support.js';
-import { bookingWorld, GARAGE_ID, outcome, type WorldOptions } from '../src/testing/index.js';
+import { bookingWorld, GARAGE_ID, OTHER_INTEGRATION_ID, outcome, type WorldOptions } from '../src/testing/index.js';
 
 // The world's clock: Monday 2026-11-30 09:00 in Paris. Hours: mon-fri 08:00-12:00,14:00-18:00; sat 09:00-12:00.
 
@@ -177,4 +177,63 @@ t.test('availability ⇔ booking for every candidate start of a day, including b
       t.ok(agreed >= 46, `${day}: ${agreed} candidate instants checked for ${d} minutes`);
     }
   }
+});
+
+t.test('spring forward in Paris (2026-03-29): no 02:xx slots, offsets change from +01:00 to +02:00', async (t) => {
+  const w = bookingWorld({ now: '2026-03-20T00:00:00Z', hours: 'mon-sun 00:00-05:00', booking: { capacity: 1, minNoticeMinutes: 0 } });
+  const listed = await w.list('2026-03-29');
+  t.same(
+    listed.map((s) => s.startsAt),
+    [
+      '2026-03-29T00:00:00+01:00',
+      '2026-03-29T00:30:00+01:00',
+      '2026-03-29T01:00:00+01:00',
+      '2026-03-29T01:30:00+01:00',
+      '2026-03-29T03:00:00+02:00',
+      '2026-03-29T03:30:00+02:00',
+      '2026-03-29T04:00:00+02:00',
+      '2026-03-29T04:30:00+02:00',
+    ],
+  );
+  t.equal(listed[3]?.endsAt, '2026-03-29T03:00:00+02:00', 'the 01:30 slot lasts 30 real minutes and ends at 03:00');
+
+  // A 60-minute booking at 01:30 lasts 60 real minutes: it ends at 03:30+02:00 and takes the 03:00 slot too.
+  t.equal(await outcome(w.book({ startsAt: '2026-03-29T01:30:00+01:00', durationMinutes: 60 })), 'OK');
+  const after = (await w.list('2026-03-29')).map((s) => s.startsAt);
+  t.notOk(after.includes('2026-03-29T01:30:00+01:00'));
+  t.notOk(after.includes('2026-03-29T03:00:00+02:00'));
+  t.ok(after.includes('2026-03-29T03:30:00+02:00'));
+  t.equal(await outcome(w.book({ startsAt: '2026-03-29T03:00:00+02:00' })), 'SLOT_FULL', 'the same instant written in summer time');
+  t.equal(await outcome(w.book({ startsAt: '2026-03-30T01:30:00+02:00' })), 'OK', 'the next day is +02:00');
+});
+
+t.test('fall back in Paris (2026-10-25): 02:00 and 02:30 exist twice, as +02:00 then +01:00', async (t) => {
+  const w = bookingWorld({ now: '2026-10-20T00:00:00Z', hours: 'mon-sun 01:00-04:00', booking: { capacity: 1, minNoticeMinutes: 0 } });
+  t.same(
+    (await w.list('2026-10-25')).map((s) => s.startsAt),
+    [
+      '2026-10-25T01:00:00+02:00',
+      '2026-10-25T01:30:00+02:00',
+      '2026-10-25T02:00:00+02:00',
+      '2026-10-25T02:30:00+02:00',
+      '2026-10-25T02:00:00+01:00',
+      '2026-10-25T02:30:00+01:00',
+      '2026-10-25T03:00:00+01:00',
+      '2026-10-25T03:30:00+01:00',
+    ],
+  );
+  // The two 02:00 are different instants an hour apart: capacity 1 each.
+  t.equal(await outcome(w.book({ startsAt: '2026-10-25T02:00:00+02:00' })), 'OK');
+  t.equal(await outcome(w.book({ startsAt: '2026-10-25T02:00:00+01:00' })), 'OK');
+  const partner = { integrationId: OTHER_INTEGRATION_ID, garageId: GARAGE_ID };
+  t.equal(await outcome(w.book({ startsAt: '2026-10-25T00:00:00Z', principal: partner })), 'SLOT_FULL', '02:00+02:00 in UTC');
+  t.same(
+    (await w.list('2026-10-25', '2026-10-25', 60)).map((s) => [s.startsAt, s.endsAt]),
+    [
+      ['2026-10-25T01:00:00+02:00', '2026-10-25T02:00:00+02:00'],
+      ['2026-10-25T02:30:00+01:00', '2026-10-25T03:30:00+01:00'],
+      ['2026-10-25T03:00:00+01:00', '2026-10-25T04:00:00+01:00'],
+    ],
+    '60 real minutes from 02:30+02:00 would end at 02:30+01:00, and the later 02:00 is taken',
+  );
 });

@@ -8,21 +8,22 @@ import {
   DEFAULT_BOOKING,
   Checker,
   addCalendarDays,
-  calendarDates,
   checkLocalDate,
   fixedOffsetRfc3339,
-  localDateAt,
-  localRfc3339,
+  makeLocalTime,
   toLocalRfc3339,
   type BookingSettings,
 } from './support.js';
 import { bookingWorld, outcome } from '../src/testing/index.js';
 
+const time = makeLocalTime();
+const { calendarDates, localDateAt, localRfc3339 } = time;
+
 const settings = (over: Partial<BookingSettings> & { hours?: string } = {}): BookingSettings => {
   const { hours, ...rest } = over;
   return { ...DEFAULT_BOOKING, weeklyHours: parseWeeklyHours(hours ?? 'mon-sun 00:00-23:59'), minNoticeMinutes: 0, horizonDays: 3660, ...rest };
 };
-const starts = (s: BookingSettings, date: string, duration = s.slotMinutes) => makeDayModel(s).starts(date, duration).map((c) => c.startsAt);
+const starts = (s: BookingSettings, date: string, duration = s.slotMinutes) => makeDayModel(s, time).starts(date, duration).map((c) => c.startsAt);
 
 t.test('Europe/Paris 2026-03-29 (23 h): no 02:xx slot, offsets switch from +01:00 to +02:00, none lost', async (t) => {
   const s = settings({ hours: 'sun 00:00-06:00' });
@@ -31,7 +32,7 @@ t.test('Europe/Paris 2026-03-29 (23 h): no 02:xx slot, offsets switch from +01:0
     '2026-03-29T03:00:00+02:00', '2026-03-29T03:30:00+02:00', '2026-03-29T04:00:00+02:00', '2026-03-29T04:30:00+02:00',
     '2026-03-29T05:00:00+02:00', '2026-03-29T05:30:00+02:00',
   ]);
-  const [last30] = makeDayModel(s).starts('2026-03-29', 60).filter((c) =>
+  const [last30] = makeDayModel(s, time).starts('2026-03-29', 60).filter((c) =>
     c.startsAt.startsWith('2026-03-29T01:30'),
   );
   t.equal(last30?.endsAt, '2026-03-29T03:30:00+02:00', 'a 60-minute appointment lasts 60 real minutes across the gap');
@@ -49,7 +50,7 @@ t.test('Europe/Paris 2026-10-25 (25 h): both 02:00 and both 02:30 are distinct s
   ]);
   const instants = list.map((iso) => Date.parse(iso));
   t.ok(instants.every((ms, i) => i === 0 || ms - (instants[i - 1] as number) === 30 * 60_000), 'every slot is 30 real minutes after the previous');
-  const [repeated] = makeDayModel(s).starts('2026-10-25', 30).filter(
+  const [repeated] = makeDayModel(s, time).starts('2026-10-25', 30).filter(
     (c) => c.startsAt === '2026-10-25T02:30:00+02:00',
   );
   t.equal(repeated?.endsAt, '2026-10-25T02:00:00+01:00');
@@ -115,7 +116,7 @@ t.test('the grid equals a minute-by-minute scan, in many zones, on ordinary and 
     for (const date of dates) {
       for (const slotMinutes of slotSizes) {
         const s = settings({ timezone: zone, slotMinutes, hours: 'mon-sun 00:00-23:59' });
-        const candidates = makeDayModel(s).starts(date, slotMinutes);
+        const candidates = makeDayModel(s, time).starts(date, slotMinutes);
         const got = candidates.map((c) => Date.parse(c.startsAt));
         const expected: number[] = [];
         const from = DateTime.fromISO(date, { zone }).startOf('day').minus({ hours: 3 }).toMillis();
@@ -201,7 +202,7 @@ t.test('parse: the 400 rules, in the garage local time', async (t) => {
   const s = settings({ timezone: 'Asia/Kolkata', slotMinutes: 60 });
   const parse = (startsAt: unknown, durationMinutes?: unknown) => {
     const check = new Checker();
-    const candidate = makeSlotModel(s, new Date('2026-12-01T00:00:00Z')).parse({ startsAt, durationMinutes }, check);
+    const candidate = makeSlotModel(s, new Date('2026-12-01T00:00:00Z'), time).parse({ startsAt, durationMinutes }, check);
     return { candidate, details: check.details };
   };
   t.ok(parse('2026-12-01T09:00:00+05:30').candidate, 'on the hour in Kolkata');

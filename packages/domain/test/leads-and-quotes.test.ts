@@ -11,6 +11,7 @@ import {
   type Lead,
   type OutboxEvent,
   type Quote,
+  type QuoteDecisionCommand,
   type QuoteRepository,
   type Transaction,
   type UnitOfWork,
@@ -96,6 +97,7 @@ const world = () => {
     publishedAt: new Date(NOW),
     updatedAt: new Date(NOW),
   });
+  const decideQuote = makeDecideQuote({ uow, clock });
   return {
     clock,
     quotes,
@@ -103,7 +105,7 @@ const world = () => {
     events,
     addQuote,
     getQuote: makeGetQuote({ quotes: quoteRepository, clock }),
-    decideQuote: makeDecideQuote({ uow, clock }),
+    decideQuote: (token: string, cmd: QuoteDecisionCommand) => decideQuote({ token, ...cmd }),
     submitLead: makeSubmitLead({ uow }),
   };
 };

@@ -24,15 +24,34 @@ t.test('a catalog write that commits late still sorts after everything a reader 
       includeInactive: false,
     });
 
+  const pool = database.handle.pool;
+  if (!pool) throw new Error('the test database is Postgres');
+  /** Resolves once a backend of this database waits for the garage's catalog lock (an advisory lock), or `until` holds. */
+  const waitingForCatalogLock = async (until: () => boolean) => {
+    while (!until()) {
+      const { rows } = await pool.query(
+        `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`,
+      );
+      if (rows.length > 0) return;
+      await sleep(10);
+    }
+  };
+
   let commit = () => {};
   const held = new Promise<void>((resolve) => (commit = resolve));
+  let written = () => {};
+  const slowWrote = new Promise<void>((resolve) => (written = resolve));
   const slow = makeUnitOfWork(database.handle.db).run(async (tx) => {
     await tx.products.upsertMany(garage.id, [productRow(1)], 'EUR');
+    written();
     await held;
   });
-  await sleep(50);
-  const fast = repos.products.upsertMany(garage.id, [productRow(2)], 'EUR');
-  await sleep(50);
+  // The slow writer has its timestamp; the fast one then either waits behind it or (were writers not serialised)
+  // commits first: the reader reads once one of the two has happened.
+  await slowWrote;
+  let fastDone = false;
+  const fast = repos.products.upsertMany(garage.id, [productRow(2)], 'EUR').finally(() => (fastDone = true));
+  await Promise.race([fast, waitingForCatalogLock(() => fastDone)]);
   const firstPage = await list(null);
   commit();
   await Promise.all([slow, fast]);

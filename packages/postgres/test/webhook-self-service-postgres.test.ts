@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { createTestDatabase, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { makeRepositories } from '../src/repositories/index.js';
 import { makeDeliveryQueue, makeOutbox, makeWebhookFeed, OUTBOX_CHANNEL } from '../src/webhooks/index.js';
@@ -92,6 +93,7 @@ t.test('webhook self-service on real Postgres', async (t) => {
     const garageId = await insertGarage(db);
     const outbox = makeOutbox(db);
     await outbox.enqueue({ garageId, type: 'lead.created', data: { id: 'before' } });
+    // Events and integrations are stamped by the database's clock to the millisecond: create these in a later one.
     await new Promise((resolve) => setTimeout(resolve, 5));
     const syncing = await insertIntegration(db, garageId, { webhookUrl: null, syncAppointments: true });
     const plain = await insertIntegration(db, garageId, { webhookUrl: 'http://127.0.0.1:9/hook' });
@@ -129,19 +131,36 @@ t.test('webhook self-service on real Postgres', async (t) => {
     await listener.connect();
     t.teardown(() => listener.end());
     const heard: string[] = [];
-    listener.on('notification', (message) => heard.push(message.channel));
+    const next = new Map<string, () => void>();
+    listener.on('notification', (message) => {
+      heard.push(message.channel);
+      next.get(message.channel)?.();
+    });
+    const notified = (channel: string) => new Promise<void>((resolve) => next.set(channel, resolve));
     await listener.query(`listen ${OUTBOX_CHANNEL}`);
+    // A listener receives notifications in commit order: once a probe committed after a write has arrived, any
+    // notification of that write (or of what committed before it) has arrived too.
+    const PROBE = 'garage_test_probe';
+    await listener.query(`listen ${PROBE}`);
+    const probe = async () => {
+      const arrived = notified(PROBE);
+      await sql`select pg_notify(${PROBE}, '')`.execute(db);
+      await arrived;
+    };
+    const outboxHeard = () => heard.filter((channel) => channel === OUTBOX_CHANNEL);
+
     const garageId = await insertGarage(db);
     await makeOutbox(db).enqueue({ garageId, type: 'lead.created', data: {} });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    t.same(heard, [], 'no integration with a URL: no delivery, no notification');
+    await probe();
+    t.same(outboxHeard(), [], 'no integration with a URL: no delivery, no notification');
     await insertIntegration(db, garageId, { webhookUrl: 'http://127.0.0.1:9/hook' });
+    const committed = notified(OUTBOX_CHANNEL);
     await db.transaction().execute(async (trx) => {
       await makeOutbox(trx).enqueue({ garageId, type: 'lead.created', data: {} });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      t.same(heard, [], 'not before commit');
+      await probe();
+      t.same(outboxHeard(), [], 'not before commit');
     });
-    for (let i = 0; i < 50 && heard.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    t.same(heard, [OUTBOX_CHANNEL]);
+    await committed;
+    t.same(outboxHeard(), [OUTBOX_CHANNEL]);
   });
 });

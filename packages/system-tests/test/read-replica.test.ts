@@ -32,8 +32,15 @@ t.test('lists read the replica, bookings the primary', async (t) => {
   if (!startsAt) throw new Error(`no available slot: ${slots.body}`);
 
   await onReplica.query('select pg_wal_replay_pause()');
+  const paused = async () => (await onReplica.query(`select pg_get_wal_replay_pause_state() = 'paused' as ok`)).rows[0]?.ok === true;
+  t.ok(await eventually(paused), 'replay is paused');
   await admin.importProducts(garage.slug, [product('NEW-1', { name: 'Written on the primary' })]);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // The replica has received the write (its WAL is there), and holds it unreplayed.
+  const onPrimary = database.pool as NonNullable<typeof database.pool>;
+  const [written] = (await onPrimary.query(`select pg_current_wal_lsn()::text as lsn`)).rows as { lsn: string }[];
+  const received = async () =>
+    (await onReplica.query(`select pg_last_wal_receive_lsn() >= $1::pg_lsn as ok`, [written?.lsn])).rows[0]?.ok === true;
+  t.ok(await eventually(received), 'the replica received the write');
   t.notOk((await names()).includes('Written on the primary'), 'the list reads the paused replica: the write is not there yet');
 
   const first = await http(`${base}/api/public/appointments`, {

@@ -1,6 +1,6 @@
 import { parseRetrySchedule } from '@garage/domain';
 import { makeOutbox } from '@garage/postgres';
-import { sleep, newEncryptionKey } from '@garage/domain/testing';
+import { newEncryptionKey } from '@garage/domain/testing';
 import { memoryLogger, startReceiver } from '@garage/webhook-delivery/testing';
 import { backends, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import t from 'tap';
@@ -15,10 +15,17 @@ for (const backend of backends) {
     const database = await backend.open();
     t.teardown(database.drop);
     const { db } = database.handle;
+    /** Resolves once an engine listens for commits: from then on, a commit wakes it. */
+    let listening: Promise<void> = Promise.resolve();
+    const listen: typeof database.handle.listen = (channel, onNotify) => {
+      const stop = database.handle.listen(channel, onNotify);
+      listening = stop.then(() => undefined);
+      return stop;
+    };
     const engine = (options = {}) =>
       makeWebhookDelivery({
         db,
-        listen: database.handle.listen,
+        listen,
         encryptionKeys: encryption.keys,
         schedule: parseRetrySchedule('1h'),
         logger: memoryLogger(),
@@ -33,7 +40,7 @@ for (const backend of backends) {
       await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/hooks`, secretBox: encryption.secretBox });
       const running = engine();
       t.teardown(running.stop);
-      await sleep(100);
+      await listening;
       for (let i = 0; i < 3; i++) {
         await makeOutbox(db).enqueue({ garageId, type: 'lead.created', data: { i } });
         await receiver.waitFor(i + 1, 5_000);

@@ -2,7 +2,7 @@ import { parseRetrySchedule, type WebhookEventType } from '@garage/domain';
 import { connectPostgres, makeDeliveryQueue, makeOutbox, type Db } from '@garage/postgres';
 import { createTestDatabase, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { Webhook } from 'standardwebhooks';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';
 import { sleep, newEncryptionKey } from '@garage/domain/testing';
 import { memoryLogger, startReceiver } from '@garage/webhook-delivery/testing';
@@ -25,6 +25,22 @@ const emit = (garageId: string, events: { type: WebhookEventType; data: Record<s
 
 const deliveriesOf = (integrationId: string) => makeDeliveryQueue(db).listByIntegration(integrationId, 100);
 
+/** Waits (within a bound) until every delivery of the integration has the status `done` says is final. */
+const settled = async (integrationId: string, done: (status: string) => boolean) => {
+  for (let i = 0; i < 100 && !(await deliveriesOf(integrationId)).every((d) => done(d.status)); i++) await sleep(50);
+};
+
+/**
+ * Starts a loop whose `stop` may be called by the test and again at teardown. A stopped loop has recorded every
+ * attempt it made: what the receiver holds then is all it will ever get, so "nothing more was sent" needs no waiting.
+ */
+const started = (t: Test, loop: { stop(): Promise<void> }) => {
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= loop.stop());
+  t.teardown(stop);
+  return stop;
+};
+
 t.test('each event type arrives once, signed so that the standardwebhooks library verifies it', async (t) => {
   const receiver = await startReceiver();
   t.teardown(receiver.close);
@@ -41,10 +57,11 @@ t.test('each event type arrives once, signed so that the standardwebhooks librar
     { type: 'lead.created', data: { id: 'l1', vehicleId: 'v1', name: 'Jeanne', message: 'Encore dispo ?' } },
   ];
   await emit(garageId, sent);
-  const loop = delivery().start({ pollIntervalMs: 50 });
-  t.teardown(loop.stop);
+  const stop = started(t, delivery().start({ pollIntervalMs: 50 }));
   await receiver.waitFor(4);
-  await sleep(300);
+  // A 2xx is recorded after the receiver has answered: wait for the records, then stop.
+  await settled(integration.id, (status) => status === 'succeeded');
+  await stop();
   t.equal(receiver.received.length, 4, 'once each');
 
   const verifier = new Webhook(integration.plaintext);
@@ -62,10 +79,7 @@ t.test('each event type arrives once, signed so that the standardwebhooks librar
     t.throws(() => verifier.verify(request.body.replace('"data"', '"data" '), request.headers), 'a changed body fails verification');
   }
   t.same(receiver.received.map((r) => JSON.parse(r.body).type).sort(), sent.map((s) => s.type).sort());
-  // A 2xx is recorded after the receiver has answered: wait for the records, within a bound.
-  const statuses = async () => (await deliveriesOf(integration.id)).map((d) => d.status);
-  for (let i = 0; i < 50 && (await statuses()).some((s) => s !== 'succeeded'); i++) await sleep(100);
-  t.same(await statuses(), ['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+  t.same((await deliveriesOf(integration.id)).map((d) => d.status), ['succeeded', 'succeeded', 'succeeded', 'succeeded']);
 });
 
 t.test('a receiver that fails twice gets the same webhook-id and body three times, on the schedule', async (t) => {
@@ -74,10 +88,10 @@ t.test('a receiver that fails twice gets the same webhook-id and body three time
   const garageId = await insertGarage(db);
   const integration = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/flaky`, secretBox: encryption.secretBox });
   await emit(garageId, [{ type: 'quote.accepted', data: { id: 'q1' } }]);
-  const loop = delivery(db, '150ms,150ms,150ms').start({ pollIntervalMs: 20 });
-  t.teardown(loop.stop);
+  const stop = started(t, delivery(db, '150ms,150ms,150ms').start({ pollIntervalMs: 20 }));
   await receiver.waitFor(3);
-  await sleep(400);
+  await settled(integration.id, (status) => status === 'succeeded');
+  await stop();
   const requests = receiver.received;
   t.equal(requests.length, 3, 'no attempt after the success');
   t.equal(new Set(requests.map((r) => r.headers['webhook-id'])).size, 1);
@@ -97,10 +111,10 @@ t.test('410 stops delivery to that URL', async (t) => {
   const integration = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/gone`, secretBox: encryption.secretBox });
   await emit(garageId, [1, 2, 3].map((n) => ({ type: 'lead.created' as const, data: { n } })));
   // One attempt at a time to the integration, so the 410 is answered before the next delivery would go out.
-  const loop = delivery(db, '50ms,50ms,50ms', 1).start({ pollIntervalMs: 20, perIntegration: 1 });
-  t.teardown(loop.stop);
+  const stop = started(t, delivery(db, '50ms,50ms,50ms', 1).start({ pollIntervalMs: 20, perIntegration: 1 }));
   await receiver.waitFor(1);
-  await sleep(500);
+  await settled(integration.id, (status) => status === 'gone');
+  await stop();
   t.equal(receiver.received.length, 1, 'no retry, and the backlog to that URL was dropped');
   t.same((await deliveriesOf(integration.id)).map((d) => d.status), ['gone', 'gone', 'gone']);
 });
@@ -120,8 +134,8 @@ t.test('two delivery loops running together deliver each event exactly once', as
   t.teardown(() => Promise.all(pools.map((p) => p.close())));
   const loops = pools.map((p) => delivery(p.db, '100ms', 4).start({ pollIntervalMs: 10 }));
   await receiver.waitFor(60);
+  // Stopped loops have recorded every attempt they made: nothing more can arrive.
   await Promise.all(loops.map((l) => l.stop()));
-  await sleep(200);
   t.equal(receiver.received.length, 60, 'no duplicate');
   const keys = receiver.received.map((r) => `${r.path} ${r.headers['webhook-id']}`);
   t.equal(new Set(keys).size, 60, 'every (endpoint, event) pair once');

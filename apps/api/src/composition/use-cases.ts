@@ -12,7 +12,6 @@ import {
   makeDecideQuote,
   makeGetQuote,
   makeGetVehicle,
-  makeIdempotent,
   makeAvailableDays,
   makeListAvailability,
   makeListProducts,
@@ -20,6 +19,7 @@ import {
   makeListVehicles,
   makeListIntegrationDeliveries,
   makeListIntegrationEvents,
+  makeLocalTime,
   makeRetryDelivery,
   makeSecretBox,
   makeTestWebhook,
@@ -40,8 +40,7 @@ import {
 import { makeHttpSender } from '@garage/webhook-delivery';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { isFinalResponse } from '../http/idempotency.js';
-import { toHttpError } from '../plugins/error-handler.js';
+import { makeRunIdempotently } from '../http/run-idempotently.js';
 import type { Storage } from '@garage/composition';
 import { batchedCalendarReads } from './batched-calendars.js';
 import { cachedLookup } from './cached-lookup.js';
@@ -80,6 +79,8 @@ const makeApiUseCases = (
   const replica = makeRepositories(reads.db);
   const availability = batchedCalendarReads(replica.availability);
   const uow = makeUnitOfWork(db);
+  // Day facts and date ranges, kept for the process: every booking, availability and appointment read uses them.
+  const localTime = makeLocalTime();
   // One per encryption key, the active key's first (see `makeCursorCodec`).
   const cursors = makeCursorCodec(storage.encryptionKeys.map((key) => deriveSubkey([key], 'cursor')));
   const authenticate = makeAuthenticate({
@@ -104,17 +105,18 @@ const makeApiUseCases = (
     submitLead: makeSubmitLead({ uow }),
     getQuote: makeGetQuote({ quotes: replica.quotes, clock }),
     decideQuote: makeDecideQuote({ uow, clock }),
-    bookAppointment: makeBookAppointment({ uow, clock }),
+    bookAppointment: makeBookAppointment({ uow, clock, localTime }),
     // Each day's starts are kept until its version, read with every request, moves: exact across instances.
     listAvailability: makeListAvailability({
       availability,
-      days: cachedAvailableDays(makeAvailableDays({ availability }), { maxBytes: AVAILABILITY_CACHE_BYTES }),
+      days: cachedAvailableDays(makeAvailableDays({ availability, localTime }), { maxBytes: AVAILABILITY_CACHE_BYTES }),
       clock,
+      localTime,
     }),
-    listAppointments: makeListAppointments({ garages: replica.garages, appointments: replica.appointments, cursors, clock }),
-    getAppointment: makeGetAppointment({ garages: replica.garages, appointments: replica.appointments }),
-    cancelAppointment: makeCancelAppointment({ uow, clock }),
-    rescheduleAppointment: makeRescheduleAppointment({ uow, clock }),
+    listAppointments: makeListAppointments({ garages: replica.garages, appointments: replica.appointments, cursors, localTime }),
+    getAppointment: makeGetAppointment({ garages: replica.garages, appointments: replica.appointments, localTime }),
+    cancelAppointment: makeCancelAppointment({ uow, clock, localTime }),
+    rescheduleAppointment: makeRescheduleAppointment({ uow, clock, localTime }),
     // Webhook self-service reads the primary: a connector checks the delivery it just retried.
     testWebhook: makeTestWebhook({
       integrations: repos.integrations,
@@ -126,8 +128,8 @@ const makeApiUseCases = (
     listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
     retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), feed: makeWebhookFeed(db), clock }),
-    // The error handler's own mapping decides which thrown errors become stored responses.
-    runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError, isFinal: isFinalResponse }),
+    // The transport's own rule around the use cases' work: it opens the transaction that also stores the response.
+    runIdempotently: makeRunIdempotently({ store: makeIdempotencyStore(db), uow, clock }),
   };
 };
 

@@ -1,41 +1,39 @@
 /**
- * `Idempotency-Key` for POST routes (docs/reference/contract.md §4.1), as one helper a handler wraps its work in:
+ * `Idempotency-Key` for POST routes (docs/reference/contract.md §4.1), as one helper a handler hands its use case
+ * and command to:
  *
  * ```ts
  * app.post('/quotes/:token/accept', {
  *   schema: { headers: idempotencyKeyHeaders, body, response: { 200: Accepted, ...errorResponses(400, 404, 409, 422, 429) } },
  * }, async (request, reply) =>
- *   idempotent(request, reply, 'path', async () => {
- *     await app.useCases.decideQuote(...);
- *     return { status: 200, body: { ok: true, status: 'accepted' } };
+ *   idempotent(request, reply, 'path', {
+ *     useCase: app.useCases.decideQuote,
+ *     command: { token: request.params.token, decision: 'accept', ...request.body },
+ *     status: 200,
+ *     body: (data) => ({ data }),
  *   }),
  * );
  * ```
  *
- * - Without the header, `run` just runs and its response is sent.
+ * - Without the header, the use case runs as it is (it opens its own transaction) and its response is sent.
  * - With it (1–255 characters, else 400 VALIDATION_FAILED), the key is claimed in `scope`: `'integration'` for
  *   key-authenticated routes (the key belongs to the caller's integration, so two integrations never collide),
  *   `'path'` for public routes whose path names their resource (e.g. `/api/public/quotes/<token>/accept`), or
- *   `'vehicle'` for public routes whose body names a vehicle (`vehicleId`, validated by the route's schema). A repeat with the same key
- *   and the same request (method, path, canonical JSON body) gets the first response again, same status and body,
- *   with `Idempotent-Replayed: true`, without running; a different request under the key gets 422
+ *   `'vehicle'` for public routes whose body names a vehicle (`vehicleId`, validated by the route's schema). The use
+ *   case's work then runs in the transaction that stores the response (see `makeRunIdempotently`). A repeat with the
+ *   same key and the same request (method, path, canonical JSON body) gets the first response again, same status and
+ *   body, with `Idempotent-Replayed: true`, without running; a different request under the key gets 422
  *   IDEMPOTENCY_KEY_REUSED; a repeat while the first is still running gets 409 IDEMPOTENCY_IN_PROGRESS.
- * - Errors thrown by `run` leave through the app's error handler as usual; those that map to a 4xx other than 429
- *   are stored and replayed like any response. 429 and 5xx are not stored: a retry with the key runs again.
+ * - Errors thrown by the use case leave through the app's error handler as usual; those that map to a 4xx other
+ *   than 429 are stored and replayed like any response. 429 and 5xx are not stored: a retry with the key runs again.
  * - Keys are kept 24 hours; the composition root purges expired ones periodically.
  *
  * Declare `headers: idempotencyKeyHeaders` in the route schema, so the header appears in the OpenAPI document and a
  * malformed one is refused before the body is looked at; list 409 and 422 among the route's error responses.
  */
-import { idempotencyScope, IDEMPOTENCY_KEY_MAX_LENGTH, requestHash, type StoredResponse } from '@garage/domain';
+import { idempotencyScope, IDEMPOTENCY_KEY_MAX_LENGTH, requestHash, type TransactionalUseCase } from '@garage/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-
-/**
- * Which responses a retry with the same key receives again. 429 and 5xx say "try again": storing them would make
- * every retry fail the same way, so their key is released and a retry runs anew.
- */
-export const isFinalResponse = (response: StoredResponse): boolean => response.status !== 429 && response.status < 500;
 
 export type IdempotencyScopeKind = 'integration' | 'path' | 'vehicle';
 
@@ -68,29 +66,36 @@ const scopeOf = (request: FastifyRequest, kind: IdempotencyScopeKind, path: stri
   return idempotencyScope.integration(request.principal.integrationId);
 };
 
+/** What a handler answers: its use case and command, and the success status and body the use case's result gives. */
+export interface IdempotentChange<Command, Result, Body> {
+  useCase: TransactionalUseCase<Command, Result>;
+  command: Command;
+  status: number;
+  body: (result: Result) => Body;
+}
+
 /**
- * Runs `run` under the request's `Idempotency-Key` (see above), sets the status (and the replay header) on `reply`,
- * and returns the body for the handler to return.
+ * Runs the change under the request's `Idempotency-Key` (see above), sets the status (and the replay header) on
+ * `reply`, and returns the body for the handler to return.
  */
-export const idempotent = async <Body>(
+export const idempotent = async <Command, Result, Body>(
   request: FastifyRequest,
   reply: FastifyReply,
   scope: IdempotencyScopeKind,
-  run: () => Promise<{ status: number; body: Body }>,
+  { useCase, command, status, body }: IdempotentChange<Command, Result, Body>,
 ): Promise<Body> => {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (header === undefined) {
-    const response = await run();
-    reply.code(response.status);
-    return response.body;
+    const result = await useCase(command);
+    reply.code(status);
+    return body(result);
   }
   const key = Array.isArray(header) ? header.join(', ') : header;
   const path = pathOf(request);
   const response = await request.server.useCases.runIdempotently(
-    scopeOf(request, scope, path),
-    key,
-    requestHash({ method: request.method, path, body: request.body }),
-    run as () => Promise<StoredResponse>,
+    { scope: scopeOf(request, scope, path), key, requestHash: requestHash({ method: request.method, path, body: request.body }) },
+    // The command is checked inside: a refused one is a response stored under the key like any other.
+    async (tx) => ({ status, body: body(await useCase.work(command)(tx)) }),
   );
   if (response.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
   reply.code(response.status);

@@ -53,9 +53,11 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      idempotent(request, reply, 'integration', async () => {
-        const data = await app.useCases.bookAppointment({ principal: callerOf(request), ...request.body });
-        return { status: 201, body: { data } };
+      idempotent(request, reply, 'integration', {
+        useCase: app.useCases.bookAppointment,
+        command: { principal: callerOf(request), ...request.body },
+        status: 201,
+        body: (data) => ({ data }),
       }),
   );
 
@@ -157,13 +159,11 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      idempotent(request, reply, 'integration', async () => {
-        const data = await app.useCases.cancelAppointment({
-          garageId: garageOf(request),
-          appointmentId: request.params.appointmentId,
-          reason: request.body?.reason ?? null,
-        });
-        return { status: 200, body: { data } };
+      idempotent(request, reply, 'integration', {
+        useCase: app.useCases.cancelAppointment,
+        command: { garageId: garageOf(request), appointmentId: request.params.appointmentId, reason: request.body?.reason ?? null },
+        status: 200,
+        body: (data) => ({ data }),
       }),
   );
 
@@ -185,13 +185,11 @@ const appointmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      idempotent(request, reply, 'integration', async () => {
-        const data = await app.useCases.rescheduleAppointment({
-          garageId: garageOf(request),
-          appointmentId: request.params.appointmentId,
-          ...request.body,
-        });
-        return { status: 200, body: { data } };
+      idempotent(request, reply, 'integration', {
+        useCase: app.useCases.rescheduleAppointment,
+        command: { garageId: garageOf(request), appointmentId: request.params.appointmentId, ...request.body },
+        status: 200,
+        body: (data) => ({ data }),
       }),
   );
 };

@@ -27,9 +27,11 @@ const leadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      idempotent(request, reply, 'vehicle', async () => {
-        const { id, vehicleId, createdAt } = await app.useCases.submitLead(request.body);
-        return { status: 201, body: { data: { id, vehicleId, createdAt } } };
+      idempotent(request, reply, 'vehicle', {
+        useCase: app.useCases.submitLead,
+        command: request.body,
+        status: 201,
+        body: ({ id, vehicleId, createdAt }) => ({ data: { id, vehicleId, createdAt } }),
       }),
   );
 };

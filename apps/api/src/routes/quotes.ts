@@ -53,9 +53,11 @@ const quoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      idempotent(request, reply, 'path', async () => {
-        const data = await app.useCases.decideQuote(request.params.token, { decision: 'accept', ...request.body });
-        return { status: 200, body: { data } };
+      idempotent(request, reply, 'path', {
+        useCase: app.useCases.decideQuote,
+        command: { token: request.params.token, decision: 'accept', ...request.body },
+        status: 200,
+        body: (data) => ({ data }),
       }),
   );
 
@@ -75,9 +77,11 @@ const quoteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) =>
-      idempotent(request, reply, 'path', async () => {
-        const data = await app.useCases.decideQuote(request.params.token, { decision: 'refuse', ...request.body });
-        return { status: 200, body: { data } };
+      idempotent(request, reply, 'path', {
+        useCase: app.useCases.decideQuote,
+        command: { token: request.params.token, decision: 'refuse', ...request.body },
+        status: 200,
+        body: (data) => ({ data }),
       }),
   );
 };

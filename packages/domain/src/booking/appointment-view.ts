@@ -1,6 +1,6 @@
 import { completeCustomer, completeVehicle, type Appointment, type AppointmentStatus } from './appointment.js';
 import type { OutboxEvent, WebhookEventType } from '../webhooks/outbox.port.js';
-import { localRfc3339 } from './slot-model.js';
+import type { LocalTime } from './local-time.js';
 
 /** The appointment object of docs/reference/contract.md §4.6, as the API answers it and webhook events carry it. */
 export interface AppointmentView {
@@ -25,8 +25,8 @@ export interface AppointmentView {
  * Every time in the garage's local offset at that instant, the way the connector sent `startsAt` and availability
  * listed it; absent optional values as null.
  */
-export const appointmentView = (appointment: Appointment, timezone: string): AppointmentView => {
-  const local = (instant: Date) => localRfc3339(instant, timezone);
+export const appointmentView = (appointment: Appointment, timezone: string, time: LocalTime): AppointmentView => {
+  const local = (instant: Date) => time.localRfc3339(instant, timezone);
   return {
     id: appointment.id,
     status: appointment.status,
@@ -49,8 +49,8 @@ export const appointmentView = (appointment: Appointment, timezone: string): App
 export type AppointmentEventType = Extract<WebhookEventType, `appointment.${string}`>;
 
 /** An appointment webhook event (docs/reference/contract.md §5): its `data` is the appointment object. */
-export const appointmentEvent = (type: AppointmentEventType, appointment: Appointment, timezone: string): OutboxEvent => ({
+export const appointmentEvent = (type: AppointmentEventType, appointment: Appointment, timezone: string, time: LocalTime): OutboxEvent => ({
   garageId: appointment.garageId,
   type,
-  data: { ...appointmentView(appointment, timezone) },
+  data: { ...appointmentView(appointment, timezone, time) },
 });

@@ -1,6 +1,7 @@
 import type { Garage } from '../garages/garage.js';
 import type { AvailabilityReader } from './availability-reader.port.js';
 import { remainingCapacity, slotOccupancy } from './occupancy.js';
+import type { LocalTime } from './local-time.js';
 import { makeDayModel } from './slot-model.js';
 
 /** A start that availability lists (docs/reference/contract.md §4.1). */
@@ -49,13 +50,19 @@ export interface AvailableDays {
  * Computes the days: one read of the places over the first to the last date with their versions, then, per date,
  * the day model's intervals that the capacity rule leaves room for (the rule booking checks under its lock).
  */
-export const makeAvailableDays = ({ availability }: { availability: Pick<AvailabilityReader, 'readPlaces'> }): AvailableDays => ({
+export const makeAvailableDays = ({
+  availability,
+  localTime,
+}: {
+  availability: Pick<AvailabilityReader, 'readPlaces'>;
+  localTime: LocalTime;
+}): AvailableDays => ({
   async read(garage, days, durationMinutes) {
     const first = days[0];
     const last = days[days.length - 1];
     if (first === undefined || last === undefined) return [];
     const settings = garage.booking;
-    const model = makeDayModel(settings);
+    const model = makeDayModel(settings, localTime);
     const { versions, places } = await availability.readPlaces(garage.id, first.date, last.date, model.span(first.date, last.date));
     const occupancy = slotOccupancy(settings.slotMinutes, places);
     return days.map(({ date }) => {

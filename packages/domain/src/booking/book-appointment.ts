@@ -6,13 +6,15 @@ import {
 } from './appointment.js';
 import { InvalidReferenceError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
-import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
+import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
 import { CONTACT_LIMITS, checkContact } from '../kernel/contact.js';
 import { isUuid } from '../kernel/ids.js';
 import { Checker, isRecord } from '../kernel/validation.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { ensureRoomUnderLock } from './capacity-rule.js';
-import { localDatesAround, makeSlotModel } from './slot-model.js';
+import { localDatesAround, type LocalTime } from './local-time.js';
+import { makeSlotModel } from './slot-model.js';
 
 export interface BookAppointmentCommand {
   principal: { integrationId: string; garageId: string };
@@ -91,58 +93,68 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
  * `DUPLICATE` (from the repository). One transaction: the reads, the lock of the appointment's garage and local date,
  * the insert and its `appointment.created` event commit together or not at all.
  */
-export const makeBookAppointment =
-  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (cmd: BookAppointmentCommand): Promise<AppointmentView> =>
-    uow.run(async (tx) => {
-      const { garageId, integrationId } = cmd.principal;
-      // The garage and the closures of the days around the start, in one read: the start's local date needs the
-      // garage's zone, and every read is a round trip made while the transaction is open.
-      const around = localDatesAround(cmd.startsAt);
-      const found = around
-        ? await tx.garages.findWithClosures(garageId, around.from, around.to)
-        : await tx.garages.findById(garageId).then((garage) => garage && { garage, closures: [] });
-      if (!found) throw new NotFoundError('Garage not found');
-      const { garage } = found;
-      const settings = garage.booking;
-      const model = makeSlotModel(settings, clock.now());
+export const makeBookAppointment = ({
+  uow,
+  clock,
+  localTime,
+}: {
+  uow: UnitOfWork;
+  clock: Clock;
+  localTime: LocalTime;
+}): TransactionalUseCase<BookAppointmentCommand, AppointmentView> => transactional(uow, bookAppointmentWork(clock, localTime));
 
-      const check = new Checker();
-      const candidate = model.parse(cmd, check);
-      checkFields(cmd, check);
-      if (candidate === null || check.details.length > 0) throw new ValidationError('Invalid appointment', check.details);
+const bookAppointmentWork =
+  (clock: Clock, localTime: LocalTime) =>
+  (cmd: BookAppointmentCommand): Work<AppointmentView> =>
+  async (tx) => {
+    const { garageId, integrationId } = cmd.principal;
+    // The garage and the closures of the days around the start, in one read: the start's local date needs the
+    // garage's zone, and every read is a round trip made while the transaction is open.
+    const around = localDatesAround(cmd.startsAt);
+    const found = around
+      ? await tx.garages.findWithClosures(garageId, around.from, around.to)
+      : await tx.garages.findById(garageId).then((garage) => garage && { garage, closures: [] });
+    if (!found) throw new NotFoundError('Garage not found');
+    const { garage } = found;
+    const settings = garage.booking;
+    const model = makeSlotModel(settings, clock.now(), localTime);
 
-      const requested = cmd.productIds ?? [];
-      const productIds = [...new Set(requested)];
-      if (productIds.length > 0) {
-        const existing = new Set(await tx.products.findExistingIds(garageId, productIds));
-        const unknown = requested.flatMap((id, i) =>
-          existing.has(id) ? [] : [{ path: `/productIds/${i}`, message: `${id} is not a product of this garage` }],
-        );
-        if (unknown.length > 0) throw new InvalidReferenceError('Unknown product', unknown);
-      }
+    const check = new Checker();
+    const candidate = model.parse(cmd, check);
+    checkFields(cmd, check);
+    if (candidate === null || check.details.length > 0) throw new ValidationError('Invalid appointment', check.details);
 
-      const { localDate } = candidate;
-      // A valid candidate always had a date to read around; should its local date be outside, its closures are read.
-      const closures =
-        around && around.from <= localDate && localDate <= around.to
-          ? found.closures
-          : await tx.garages.listClosures(garageId, localDate, localDate);
-      const interval = model.resolve(candidate, closures);
+    const requested = cmd.productIds ?? [];
+    const productIds = [...new Set(requested)];
+    if (productIds.length > 0) {
+      const existing = new Set(await tx.products.findExistingIds(garageId, productIds));
+      const unknown = requested.flatMap((id, i) =>
+        existing.has(id) ? [] : [{ path: `/productIds/${i}`, message: `${id} is not a product of this garage` }],
+      );
+      if (unknown.length > 0) throw new InvalidReferenceError('Unknown product', unknown);
+    }
 
-      await ensureRoomUnderLock(tx.bookingLocks, { garageId, localDate: interval.localDate }, settings, interval);
-      const appointment = await tx.appointments.create({
-        garageId,
-        integrationId,
-        startsAt: interval.start,
-        endsAt: interval.end,
-        durationMinutes: interval.durationMinutes,
-        customer: completeCustomer(cmd.customer),
-        vehicle: completeVehicle(cmd.vehicle),
-        productIds,
-        notes: cmd.notes ?? null,
-        externalRef: cmd.externalRef ?? null,
-      });
-      await tx.outbox.enqueue(appointmentEvent('appointment.created', appointment, settings.timezone));
-      return appointmentView(appointment, settings.timezone);
+    const { localDate } = candidate;
+    // A valid candidate always had a date to read around; should its local date be outside, its closures are read.
+    const closures =
+      around && around.from <= localDate && localDate <= around.to
+        ? found.closures
+        : await tx.garages.listClosures(garageId, localDate, localDate);
+    const interval = model.resolve(candidate, closures);
+
+    await ensureRoomUnderLock(tx.bookingLocks, { garageId, localDate: interval.localDate }, settings, interval);
+    const appointment = await tx.appointments.create({
+      garageId,
+      integrationId,
+      startsAt: interval.start,
+      endsAt: interval.end,
+      durationMinutes: interval.durationMinutes,
+      customer: completeCustomer(cmd.customer),
+      vehicle: completeVehicle(cmd.vehicle),
+      productIds,
+      notes: cmd.notes ?? null,
+      externalRef: cmd.externalRef ?? null,
     });
+    await tx.outbox.enqueue(appointmentEvent('appointment.created', appointment, settings.timezone, localTime));
+    return appointmentView(appointment, settings.timezone, localTime);
+  };

@@ -1,9 +1,11 @@
 import type { Clock } from '../kernel/clock.port.js';
-import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
+import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
 import { Checker } from '../kernel/validation.js';
 import { lockAppointmentDays } from './appointment-days.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
+import type { LocalTime } from './local-time.js';
 import { makeDayModel } from './slot-model.js';
 
 export const CANCELLATION_REASON_MAX = 500;
@@ -19,22 +21,32 @@ export interface CancelAppointmentCommand {
  * commits: occupancy counts every appointment but cancelled ones, and the day's booking lock, taken here, moves the
  * day's version with the commit, so availability computes the day again. The `appointment.cancelled` event commits with it.
  */
-export const makeCancelAppointment =
-  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (cmd: CancelAppointmentCommand): Promise<AppointmentView> => {
+export const makeCancelAppointment = ({
+  uow,
+  clock,
+  localTime,
+}: {
+  uow: UnitOfWork;
+  clock: Clock;
+  localTime: LocalTime;
+}): TransactionalUseCase<CancelAppointmentCommand, AppointmentView> => transactional(uow, cancelAppointmentWork(clock, localTime));
+
+const cancelAppointmentWork =
+  (clock: Clock, localTime: LocalTime) =>
+  (cmd: CancelAppointmentCommand): Work<AppointmentView> => {
     const check = new Checker();
     check.string('/reason', cmd.reason, { optional: true, min: 0, max: CANCELLATION_REASON_MAX });
     check.throwIfAny('Invalid cancellation');
-    return uow.run(async (tx) => {
+    return async (tx) => {
       const now = clock.now();
       const { appointment, garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
-      await lockAppointmentDays(tx.bookingLocks, cmd.garageId, makeDayModel(garage.booking), appointment);
+      await lockAppointmentDays(tx.bookingLocks, cmd.garageId, makeDayModel(garage.booking, localTime), appointment);
       const cancelled = await tx.appointments.update(cmd.appointmentId, {
         status: 'cancelled',
         cancelledAt: now,
         cancellationReason: cmd.reason ?? null,
       });
-      await tx.outbox.enqueue(appointmentEvent('appointment.cancelled', cancelled, garage.booking.timezone));
-      return appointmentView(cancelled, garage.booking.timezone);
-    });
+      await tx.outbox.enqueue(appointmentEvent('appointment.cancelled', cancelled, garage.booking.timezone, localTime));
+      return appointmentView(cancelled, garage.booking.timezone, localTime);
+    };
   };

@@ -1,7 +1,6 @@
 import { APPOINTMENT_STATUSES, type Appointment, type AppointmentStatus } from './appointment.js';
 import type { Garage } from '../garages/garage.js';
 import { NotFoundError } from '../kernel/errors.js';
-import type { Clock } from '../kernel/clock.port.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
 import type { KeysetPosition } from '../kernel/pagination.js';
 import type { CursorCodec } from '../kernel/cursor.js';
@@ -9,7 +8,8 @@ import { Checker } from '../kernel/validation.js';
 import { fetchPage, type Page, type PageRequest } from '../kernel/page.js';
 import type { AppointmentReader } from './appointment-repository.port.js';
 import { appointmentView, type AppointmentView } from './appointment-view.js';
-import { checkLocalDate, makeSlotModel } from './slot-model.js';
+import { checkLocalDate, type LocalTime } from './local-time.js';
+import { makeDayModel } from './slot-model.js';
 
 export interface ListAppointmentsQuery extends PageRequest {
   garageId: string;
@@ -33,8 +33,8 @@ const checkQuery = (q: Pick<ListAppointmentsQuery, 'from' | 'to' | 'status'>): v
 };
 
 /** The `startsAt` range of the local dates `from`..`to`, either end open. */
-const startsRange = (garage: Garage, now: Date, from: string | null, to: string | null) => {
-  const model = makeSlotModel(garage.booking, now);
+const startsRange = (garage: Garage, localTime: LocalTime, from: string | null, to: string | null) => {
+  const model = makeDayModel(garage.booking, localTime);
   return {
     startsFrom: from === null ? null : model.span(from, from).from,
     startsBefore: to === null ? null : model.span(to, to).to,
@@ -50,18 +50,18 @@ export const makeListAppointments =
     garages,
     appointments,
     cursors,
-    clock,
+    localTime,
   }: {
     garages: Pick<GarageRepository, 'findById'>;
     appointments: Pick<AppointmentReader, 'list'>;
     cursors: CursorCodec;
-    clock: Clock;
+    localTime: LocalTime;
   }) =>
   async (q: ListAppointmentsQuery): Promise<Page<AppointmentView>> => {
     checkQuery(q);
     const garage = await garages.findById(q.garageId);
     if (!garage) throw new NotFoundError('Garage not found');
-    const range = startsRange(garage, clock.now(), q.from, q.to);
+    const range = startsRange(garage, localTime, q.from, q.to);
     const externalRef = q.externalRef === null || q.integrationId === null ? null : { integrationId: q.integrationId, value: q.externalRef };
     const page = await fetchPage<Appointment>(
       cursors,
@@ -79,21 +79,29 @@ export const makeListAppointments =
           externalRef,
         }),
     );
-    return { data: page.data.map((a) => appointmentView(a, garage.booking.timezone)), nextCursor: page.nextCursor };
+    return { data: page.data.map((a) => appointmentView(a, garage.booking.timezone, localTime)), nextCursor: page.nextCursor };
   };
 
 /** The garage's own view (admin CLI): every matching appointment at once, in the same order, without cursors. */
 export const makeListGarageAppointments =
-  ({ garages, appointments, clock }: { garages: Pick<GarageRepository, 'findBySlug'>; appointments: Pick<AppointmentReader, 'list'>; clock: Clock }) =>
+  ({
+    garages,
+    appointments,
+    localTime,
+  }: {
+    garages: Pick<GarageRepository, 'findBySlug'>;
+    appointments: Pick<AppointmentReader, 'list'>;
+    localTime: LocalTime;
+  }) =>
   async (q: { garageSlug: string; from: string | null; to: string | null; status: AppointmentStatus | null }): Promise<AppointmentView[]> => {
     checkQuery(q);
     const garage = await garages.findBySlug(q.garageSlug);
     if (!garage) throw new NotFoundError(`Garage ${q.garageSlug} not found`);
-    const range = startsRange(garage, clock.now(), q.from, q.to);
+    const range = startsRange(garage, localTime, q.from, q.to);
     const all: AppointmentView[] = [];
     for (let after: KeysetPosition | null = null; ; ) {
       const rows = await appointments.list({ garageId: garage.id, limit: 500, after, updatedSince: null, ...range, status: q.status, externalRef: null });
-      all.push(...rows.map((a) => appointmentView(a, garage.booking.timezone)));
+      all.push(...rows.map((a) => appointmentView(a, garage.booking.timezone, localTime)));
       const last = rows[rows.length - 1];
       if (rows.length < 500 || !last) return all;
       after = { sortValue: last.updatedAt, id: last.id };

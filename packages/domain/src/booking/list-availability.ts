@@ -3,7 +3,9 @@ import type { Clock } from '../kernel/clock.port.js';
 import { Checker } from '../kernel/validation.js';
 import type { AvailabilityReader } from './availability-reader.port.js';
 import type { AvailableDays, AvailableStart, DayQuery } from './available-days.js';
-import { addCalendarDays, bookingWindow, calendarDates, checkBookingDuration, checkLocalDate, closedOn } from './slot-model.js';
+import { bookingWindow, closedOn } from './booking-window.js';
+import { addCalendarDays, checkLocalDate, type LocalTime } from './local-time.js';
+import { checkBookingDuration } from './slot-model.js';
 
 export const MAX_AVAILABILITY_DAYS = 31;
 
@@ -39,7 +41,17 @@ const checkDates = (q: AvailabilityQuery, check: Checker): { from: string; to: s
  * booking checks again under the lock.
  */
 export const makeListAvailability =
-  ({ availability, days, clock }: { availability: Pick<AvailabilityReader, 'findCalendars'>; days: AvailableDays; clock: Clock }) =>
+  ({
+    availability,
+    days,
+    clock,
+    localTime,
+  }: {
+    availability: Pick<AvailabilityReader, 'findCalendars'>;
+    days: AvailableDays;
+    clock: Clock;
+    localTime: LocalTime;
+  }) =>
   async (q: AvailabilityQuery): Promise<AvailableStart[]> => {
     const check = new Checker();
     const dates = checkDates(q, check);
@@ -48,11 +60,11 @@ export const makeListAvailability =
     const duration = checkBookingDuration(calendar.garage.booking, q.durationMinutes, check);
     if (duration === null || check.details.length > 0) throw new ValidationError('Invalid availability query', check.details);
 
-    const { noticeUntilMs, firstDate, lastDate } = bookingWindow(calendar.garage.booking, clock.nowMs());
+    const { noticeUntilMs, firstDate, lastDate } = bookingWindow(calendar.garage.booking, clock.nowMs(), localTime);
     const wanted: DayQuery[] = [];
     const first = q.from > firstDate ? q.from : firstDate;
     const last = q.to < lastDate ? q.to : lastDate;
-    for (const date of first <= last ? calendarDates(first, last) : []) {
+    for (const date of first <= last ? localTime.calendarDates(first, last) : []) {
       if (!closedOn(date, calendar.closures)) wanted.push({ date, version: calendar.versions.get(date) ?? 0 });
     }
     const result: AvailableStart[] = [];

@@ -1,12 +1,14 @@
 import { ValidationError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
-import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
+import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
 import { Checker } from '../kernel/validation.js';
 import { appointmentDays } from './appointment-days.js';
 import { lockOrder, type BookingLockKey } from './booking-lock.port.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
 import { ensureRoomUnderLock } from './capacity-rule.js';
+import type { LocalTime } from './local-time.js';
 import { makeSlotModel } from './slot-model.js';
 
 export interface RescheduleAppointmentCommand {
@@ -25,31 +27,41 @@ export interface RescheduleAppointmentCommand {
  * versions move with the commit), the capacity check, the update and the `appointment.rescheduled` event. Any error
  * leaves the old time.
  */
-export const makeRescheduleAppointment =
-  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (cmd: RescheduleAppointmentCommand): Promise<AppointmentView> =>
-    uow.run(async (tx) => {
-      const now = clock.now();
-      const { appointment, garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
-      const settings = garage.booking;
-      const model = makeSlotModel(settings, now);
-      const check = new Checker();
-      const candidate = model.parse({ startsAt: cmd.startsAt, durationMinutes: cmd.durationMinutes ?? appointment.durationMinutes }, check);
-      if (candidate === null) throw new ValidationError('Invalid reschedule', check.details);
-      const { localDate } = candidate;
-      const interval = model.resolve(candidate, await tx.garages.listClosures(cmd.garageId, localDate, localDate));
+export const makeRescheduleAppointment = ({
+  uow,
+  clock,
+  localTime,
+}: {
+  uow: UnitOfWork;
+  clock: Clock;
+  localTime: LocalTime;
+}): TransactionalUseCase<RescheduleAppointmentCommand, AppointmentView> => transactional(uow, rescheduleAppointmentWork(clock, localTime));
 
-      // The locks of the old dates and the new one, in their one order; the read comes with the last one.
-      const locks = lockOrder([...appointmentDays(cmd.garageId, model, appointment), { garageId: cmd.garageId, localDate: interval.localDate }]);
-      const lastLock = locks.pop() as BookingLockKey;
-      for (const key of locks) await tx.bookingLocks.acquire(key);
+const rescheduleAppointmentWork =
+  (clock: Clock, localTime: LocalTime) =>
+  (cmd: RescheduleAppointmentCommand): Work<AppointmentView> =>
+  async (tx) => {
+    const now = clock.now();
+    const { appointment, garage } = await lockChangeableAppointment(tx, cmd.garageId, cmd.appointmentId, now);
+    const settings = garage.booking;
+    const model = makeSlotModel(settings, now, localTime);
+    const check = new Checker();
+    const candidate = model.parse({ startsAt: cmd.startsAt, durationMinutes: cmd.durationMinutes ?? appointment.durationMinutes }, check);
+    if (candidate === null) throw new ValidationError('Invalid reschedule', check.details);
+    const { localDate } = candidate;
+    const interval = model.resolve(candidate, await tx.garages.listClosures(cmd.garageId, localDate, localDate));
 
-      await ensureRoomUnderLock(tx.bookingLocks, lastLock, settings, interval, appointment.id);
-      const moved = await tx.appointments.update(appointment.id, {
-        startsAt: interval.start,
-        endsAt: interval.end,
-        durationMinutes: interval.durationMinutes,
-      });
-      await tx.outbox.enqueue(appointmentEvent('appointment.rescheduled', moved, settings.timezone));
-      return appointmentView(moved, settings.timezone);
+    // The locks of the old dates and the new one, in their one order; the read comes with the last one.
+    const locks = lockOrder([...appointmentDays(cmd.garageId, model, appointment), { garageId: cmd.garageId, localDate: interval.localDate }]);
+    const lastLock = locks.pop() as BookingLockKey;
+    for (const key of locks) await tx.bookingLocks.acquire(key);
+
+    await ensureRoomUnderLock(tx.bookingLocks, lastLock, settings, interval, appointment.id);
+    const moved = await tx.appointments.update(appointment.id, {
+      startsAt: interval.start,
+      endsAt: interval.end,
+      durationMinutes: interval.durationMinutes,
     });
+    await tx.outbox.enqueue(appointmentEvent('appointment.rescheduled', moved, settings.timezone, localTime));
+    return appointmentView(moved, settings.timezone, localTime);
+  };

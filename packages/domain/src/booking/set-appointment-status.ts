@@ -7,6 +7,7 @@ import { Checker } from '../kernel/validation.js';
 import { lockAppointmentDays } from './appointment-days.js';
 import { appointmentEvent } from './appointment-view.js';
 import { CANCELLATION_REASON_MAX } from './cancel-appointment.js';
+import type { LocalTime } from './local-time.js';
 import { makeDayModel } from './slot-model.js';
 
 /** What the garage may set: everything but `booked`, which only a booking gives. */
@@ -27,7 +28,7 @@ export interface SetAppointmentStatusCommand {
  * lock taken here): a cancellation frees the place in availability at once.
  */
 export const makeSetAppointmentStatus =
-  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
+  ({ uow, clock, localTime }: { uow: UnitOfWork; clock: Clock; localTime: LocalTime }) =>
   async (cmd: SetAppointmentStatusCommand): Promise<{ id: string; status: AppointmentStatus }> => {
     const check = new Checker();
     if (!(GARAGE_STATUSES as readonly string[]).includes(cmd.status)) check.fail('/status', `must be one of ${GARAGE_STATUSES.join(', ')}`);
@@ -43,14 +44,14 @@ export const makeSetAppointmentStatus =
       if (!OPEN_STATUSES.includes(current.status)) throw new AppointmentNotChangeableError(`The appointment is ${current.status}`);
       const garage = await tx.garages.findById(current.garageId);
       if (!garage) throw new NotFoundError('Garage not found');
-      await lockAppointmentDays(tx.bookingLocks, current.garageId, makeDayModel(garage.booking), current);
+      await lockAppointmentDays(tx.bookingLocks, current.garageId, makeDayModel(garage.booking, localTime), current);
       const now = clock.now();
       const changed = await tx.appointments.update(
         current.id,
         status === 'cancelled' ? { status, cancelledAt: now, cancellationReason: cmd.reason ?? null } : { status },
       );
       await tx.outbox.enqueue(
-        appointmentEvent(status === 'cancelled' ? 'appointment.cancelled' : 'appointment.updated', changed, garage.booking.timezone),
+        appointmentEvent(status === 'cancelled' ? 'appointment.cancelled' : 'appointment.updated', changed, garage.booking.timezone, localTime),
       );
       return { id: changed.id, status: changed.status };
     });

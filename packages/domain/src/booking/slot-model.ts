@@ -1,16 +1,17 @@
-import { LRUCache } from 'lru-cache';
-import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 import { WEEKDAYS, type BookingSettings, type Closure } from '../garages/garage.js';
 import { DatesUnavailableError } from '../kernel/errors.js';
 import { minutesOfDay } from '../garages/opening-hours.js';
-import { LOCAL_DATE, type Checker } from '../kernel/validation.js';
+import type { Checker } from '../kernel/validation.js';
+import { bookingWindow, closedOn } from './booking-window.js';
+import { addCalendarDays, fixedOffsetRfc3339, MINUTE_MS, toLocalRfc3339, type LocalTime } from './local-time.js';
 
 /**
  * The one slot model behind booking and availability (docs/reference/contract.md §4.1). Booking goes through `parse`
  * (the 400 rules) and `resolve` (the 409 rules); availability lists the `starts` of the dates not `closedOn`, cut by
- * the `bookingWindow`: the opening-hours, closure, notice and horizon rules `resolve` applies, written once here, so
- * that a start availability lists is a start booking accepts. The time-independent part (`makeDayModel`) is what
- * availability keeps per day.
+ * the `bookingWindow` (booking-window.ts): the opening-hours rule written once here and the closure, notice and
+ * horizon rules written once there, both applied by `resolve`, so that a start availability lists is a start booking
+ * accepts. The time-independent part (`makeDayModel`) is what availability keeps per day.
  *
  * Time-zone decisions, all in the garage's IANA zone and all computed by Luxon:
  *
@@ -28,14 +29,10 @@ import { LOCAL_DATE, type Checker } from '../kernel/validation.js';
  *   local time; a boundary inside the spring-forward gap becomes the transition instant (the clock jumps past it
  *   there), a boundary inside the repeated autumn hour becomes its first occurrence. The interval stays one
  *   continuous range: a garage opening at 02:30 on 2026-10-25 is open from 02:30+02:00 on, 02:00+01:00 included.
- * - Horizon: a start is beyond the horizon when its local date is after the garage's local today + `horizonDays`
- *   (with 60 days and today 2026-12-01, 2027-01-30 is the last bookable date, at any hour).
- * - Notice: a start earlier than now + `minNoticeMinutes` is unavailable (exactly at that instant is fine).
  */
 
 export const MAX_DURATION_MINUTES = 480;
 
-const MINUTE_MS = 60_000;
 const MINUTES_PER_DAY = 1440;
 
 /** What `parse` accepts: the untrusted `startsAt` and `durationMinutes` of a request. */
@@ -99,25 +96,12 @@ export interface DayModel {
   span(from: string, to: string): { from: Date; to: Date };
 }
 
-/** What the notice and the horizon leave bookable at one instant: they cut a prefix of time and a suffix of dates. */
-export interface BookingWindow {
-  /** Epoch milliseconds of the earliest start the notice allows (now + `minNoticeMinutes`). */
-  noticeUntilMs: number;
-  /** The local date of that instant: every start of an earlier date is too soon. */
-  firstDate: string;
-  /** The last local date the horizon allows (local today + `horizonDays`). */
-  lastDate: string;
-}
-
 export interface SlotModel extends DayModel {
   /** The 400 rules of §4.1: records every problem in `check` and returns null when there is any. */
   parse(input: CandidateInput, check: Checker): Candidate | null;
   /** The 409 rules of §4.1: throws `DatesUnavailableError`, or returns the interval and its slots. */
   resolve(candidate: Candidate, closures: readonly Closure[]): BookableInterval;
 }
-
-/** A `YYYY-MM-DD` that names a day of the calendar (not 30 February): the day arithmetic gives it back unchanged. */
-const isLocalDate = (value: unknown): value is string => typeof value === 'string' && LOCAL_DATE.test(value) && addCalendarDays(value, 0) === value;
 
 /**
  * RFC 3339 with a mandatory offset (and no hour 24, which Luxon would read as the next midnight); Luxon then rejects
@@ -146,175 +130,14 @@ export const checkBookingDuration = (
   return duration;
 };
 
-export const checkLocalDate = (value: unknown, check: Checker, path: string): value is string => {
-  if (isLocalDate(value)) return true;
-  check.fail(path, 'must be a date YYYY-MM-DD');
-  return false;
-};
-
-/**
- * RFC 3339 in the zone's offset at that instant, always as `±hh:mm`: Luxon writes `Z` for a fixed zero offset but
- * `+00:00` for an IANA zone at zero, and a Lisbon or London garage must read the same either way.
- */
-export const toLocalRfc3339 = (instant: Date, zone: Zone | string): string => {
-  const iso = DateTime.fromMillis(instant.getTime(), { zone }).toISO({ suppressMilliseconds: true }) as string;
-  return iso.endsWith('Z') ? `${iso.slice(0, -1)}+00:00` : iso;
-};
-
-const twoDigits = (n: number) => String(n).padStart(2, '0');
-
-/**
- * `toLocalRfc3339` for an offset that holds all day: plain arithmetic, where Luxon costs some microseconds per call
- * and availability writes two per candidate start. Milliseconds are written when there are any, as Luxon does. What
- * arithmetic does not cover (an offset with seconds, a year outside 0000–9999) goes through Luxon.
- */
-export const fixedOffsetRfc3339 = (ms: number, offsetMinutes: number): string => {
-  const wall = new Date(ms + offsetMinutes * MINUTE_MS).toISOString();
-  if (!Number.isInteger(offsetMinutes) || wall.length !== 24) {
-    return toLocalRfc3339(new Date(ms), FixedOffsetZone.instance(offsetMinutes));
-  }
-  const abs = Math.abs(offsetMinutes);
-  return `${wall.slice(0, ms % 1000 === 0 ? 19 : 23)}${offsetMinutes < 0 ? '-' : '+'}${twoDigits(Math.floor(abs / 60))}:${twoDigits(abs % 60)}`;
-};
-
-/**
- * `date` plus whole calendar days, by the UTC calendar's arithmetic (every booking and every availability day did it
- * through Luxon, ~3 % of a booking's CPU); out-of-range days roll over (`2026-02-30` + 0 is `2026-03-02`). Years
- * outside 0000–9999, which ISO writes with a sign, go through Luxon.
- */
-export const addCalendarDays = (date: string, days: number): string => {
-  const day = new Date(0);
-  day.setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)) + days);
-  const year = day.getUTCFullYear();
-  if (year >= 0 && year <= 9999) return day.toISOString().slice(0, 10);
-  return DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate() as string;
-};
-
-/** The dates a database date column holds. */
-const FIRST_DATE = '0001-01-01';
-const LAST_DATE = '9999-12-31';
-
-/**
- * The local dates that the instant `startsAt` writes falls on in any garage's zone, before that zone is known: the
- * date it is written with, two days either way (zones' offsets span −12:00 to +14:00, a request's −23:59 to +23:59).
- * Null when `startsAt` does not begin with a valid date (`parse` then rejects it). Kept within the years 0001–9999,
- * which is all a database date holds: a start written on 0001-01-01 reads no closure of year 0.
- */
-export const localDatesAround = (startsAt: unknown): { from: string; to: string } | null => {
-  const written = typeof startsAt === 'string' ? startsAt.slice(0, 10) : null;
-  if (!isLocalDate(written)) return null;
-  const [from, to] = [addCalendarDays(written, -2), addCalendarDays(written, 2)];
-  return { from: from < FIRST_DATE ? FIRST_DATE : from, to: to.length > 10 || to > LAST_DATE ? LAST_DATE : to };
-};
-
-/** A local date of a zone, as numbers: its first instant, and its offset if one offset holds all day from 00:00. */
-interface DayFacts {
-  startMs: number;
-  fixedOffset: number | null;
-}
-
-/**
- * Day facts by zone and date, shared by every model: they follow from the zone's rules alone, and each costs Luxon
- * several Intl calls (IANA offsets), which every booking paid for its day and every availability for each of its days.
- */
-const dayFacts = new LRUCache<string, DayFacts>({ max: 4096 });
-
-/**
- * A day that starts at 00:00 and ends with the offset it started with has no transition (no zone has two transitions
- * in one day that cancel out): its offset holds all day, 24 hours long.
- */
-const dayFactsOf = (zone: string, date: string): DayFacts => {
-  const key = `${zone}\n${date}`;
-  let facts = dayFacts.get(key);
-  if (facts === undefined) {
-    const start = DateTime.fromISO(date, { zone }).startOf('day');
-    const next = DateTime.fromISO(addCalendarDays(date, 1), { zone }).startOf('day');
-    const lastInstant = DateTime.fromMillis(next.toMillis() - 1, { zone });
-    const fixed = start.hour === 0 && start.minute === 0 && lastInstant.offset === start.offset;
-    facts = { startMs: start.toMillis(), fixedOffset: fixed ? start.offset : null };
-    dayFacts.set(key, facts);
-  }
-  return facts;
-};
-
-const DAY_MS = 86_400_000;
-/** An instant's local date in any zone is its UTC date or a neighbour; the UTC date is the likeliest. */
-const DATE_SHIFTS = [0, 1, -1] as const;
-
-/**
- * The local date and offset of an instant in an IANA zone when it falls on a day with one offset (its local date is
- * its UTC date or a neighbour, and the day's facts are cached); null on a transition day, which needs Luxon.
- */
-const fixedDayAt = (ms: number, zone: string): { date: string; offset: number } | null => {
-  for (const shift of DATE_SHIFTS) {
-    const date = new Date(ms + shift * DAY_MS).toISOString().slice(0, 10);
-    if (!LOCAL_DATE.test(date)) break;
-    const { startMs, fixedOffset } = dayFactsOf(zone, date);
-    if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) return { date, offset: fixedOffset };
-  }
-  return null;
-};
-
-/** The local date of an instant in an IANA zone (every booking asks it for now, the horizon's today). */
-export const localDateAt = (ms: number, zone: string): string =>
-  fixedDayAt(ms, zone)?.date ?? (DateTime.fromMillis(ms, { zone }).toISODate() as string);
-
-/**
- * `toLocalRfc3339` for an IANA zone: by arithmetic on a day with one offset, through Luxon otherwise. Every
- * appointment written for a response or an event has four such times.
- */
-export const localRfc3339 = (instant: Date, zone: string): string => {
-  const ms = instant.getTime();
-  const day = fixedDayAt(ms, zone);
-  return day ? fixedOffsetRfc3339(ms, day.offset) : toLocalRfc3339(instant, zone);
-};
-
-/** Whether one of `closures` covers the local date `date`: then nothing can be booked on it. */
-export const closedOn = (date: string, closures: readonly Closure[]): boolean => closures.some((c) => c.from <= date && date <= c.to);
-
-/**
- * The notice and horizon rules at `nowMs`, which `resolve` applies too: a start is bookable now when it is one of the
- * `starts` of a date not `closedOn`, no earlier than `noticeUntilMs`, on a date no later than `lastDate`. Cheap, as
- * availability needs it per request.
- */
-export const bookingWindow = (settings: BookingSettings, nowMs: number): BookingWindow => {
-  const noticeUntilMs = nowMs + settings.minNoticeMinutes * MINUTE_MS;
-  return {
-    noticeUntilMs,
-    firstDate: localDateAt(noticeUntilMs, settings.timezone),
-    // Local today plus whole calendar days: date arithmetic on the cached day facts.
-    lastDate: addCalendarDays(localDateAt(nowMs, settings.timezone), settings.horizonDays),
-  };
-};
-
-/** Ranges of dates by `from|to`: connectors ask for the same few ranges again and again. */
-const dateRanges = new LRUCache<string, readonly string[]>({ max: 1024 });
-
-/**
- * Every date `from`..`to` inclusive (valid dates), by the UTC calendar, shared and never changed. Kept per range:
- * writing each date of a range (a `Date` and its ISO string per date) was a tenth of a kept availability answer's
- * CPU, for the same 31 strings each time.
- */
-export const calendarDates = (from: string, to: string): readonly string[] => {
-  const key = `${from}|${to}`;
-  let dates = dateRanges.get(key);
-  if (dates === undefined) {
-    const start = Date.parse(`${from}T00:00:00Z`);
-    const count = Math.round((Date.parse(`${to}T00:00:00Z`) - start) / DAY_MS) + 1;
-    dates = Array.from({ length: Math.max(0, count) }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
-    dateRanges.set(key, dates);
-  }
-  return dates;
-};
-
 /** The time-independent internals shared by `makeDayModel` and `makeSlotModel`. */
-const makeCalendar = (settings: BookingSettings) => {
+const makeCalendar = (settings: BookingSettings, time: LocalTime) => {
   const zone = settings.timezone;
   const iana = IANAZone.create(zone);
   const slotMs = settings.slotMinutes * MINUTE_MS;
 
   const wallMinutes = (dt: DateTime) => dt.hour * 60 + dt.minute;
-  const factsOf = (date: string) => dayFactsOf(zone, date);
+  const factsOf = (date: string) => time.dayFacts(zone, date);
 
   const wallOf = (date: string, minutes: number) => {
     const [year, month, day] = date.split('-').map(Number);
@@ -405,7 +228,7 @@ const makeCalendar = (settings: BookingSettings) => {
         .filter((start) => insideOpening(day, start, start + durationMs))
         .map((start) => intervalOf(start, durationMinutes, day));
     },
-    localDateOf: (instant) => localDateAt(instant.getTime(), zone),
+    localDateOf: (instant) => time.localDateAt(instant.getTime(), zone),
     span(from, to) {
       return { from: new Date(factsOf(from).startMs), to: new Date(factsOf(addCalendarDays(to, 1)).startMs) };
     },
@@ -414,12 +237,12 @@ const makeCalendar = (settings: BookingSettings) => {
   return { zone, wallMinutes, planDay, insideOpening, intervalOf, days };
 };
 
-export const makeDayModel = (settings: BookingSettings): DayModel => makeCalendar(settings).days;
+export const makeDayModel = (settings: BookingSettings, time: LocalTime): DayModel => makeCalendar(settings, time).days;
 
-export const makeSlotModel = (settings: BookingSettings, now: Date): SlotModel => {
-  const { zone, wallMinutes, planDay, insideOpening, intervalOf, days } = makeCalendar(settings);
+export const makeSlotModel = (settings: BookingSettings, now: Date, time: LocalTime): SlotModel => {
+  const { zone, wallMinutes, planDay, insideOpening, intervalOf, days } = makeCalendar(settings, time);
   const nowMs = now.getTime();
-  const { noticeUntilMs, lastDate } = bookingWindow(settings, nowMs);
+  const { noticeUntilMs, lastDate } = bookingWindow(settings, nowMs, time);
 
   const whyUnavailable = (day: DayPlan, start: number, end: number): string | null => {
     if (day.closed) return `The garage is closed on ${day.date}`;

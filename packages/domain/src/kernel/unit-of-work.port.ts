@@ -44,10 +44,13 @@ export interface Transaction extends Repositories {
  * Opens transactions: the caller states what is atomic, repositories never open one themselves. `run` commits when
  * `work` resolves and rolls back when it rejects, and resolves or rejects as `work` does.
  *
- * A `run` started inside the `work` of another `run` of the same unit of work (on the same async call path) joins
- * that transaction instead of opening a second one: the outermost caller owns it. That is how a request's
- * Idempotency-Key record commits together with the booking it records, without the booking knowing about requests.
+ * Every `run` opens a transaction of its own; nothing joins one implicitly. Work that must commit with something
+ * else receives the transaction it runs in (see `Work` and `TransactionalUseCase`): that is how a request's
+ * Idempotency-Key record commits with the booking it records, the booking knowing nothing of requests.
  */
 export interface UnitOfWork {
-  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  run<T>(work: Work<T>): Promise<T>;
 }
+
+/** A state change as a function of the transaction it runs in, which its caller opened. */
+export type Work<T> = (tx: Transaction) => Promise<T>;

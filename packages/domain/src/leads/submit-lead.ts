@@ -1,6 +1,7 @@
 import type { Lead } from './lead.js';
 import { NotFoundError } from '../kernel/errors.js';
-import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
+import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
 import { CONTACT_LIMITS, checkContact } from '../kernel/contact.js';
 import { Checker } from '../kernel/validation.js';
 
@@ -28,35 +29,35 @@ const checkLead = (cmd: SubmitLeadCommand): void => {
 };
 
 /** A lead is stored against the vehicle's garage, with its `lead.created` event in the same transaction. */
-export const makeSubmitLead =
-  ({ uow }: { uow: UnitOfWork }) =>
-  async (cmd: SubmitLeadCommand): Promise<Lead> => {
-    checkLead(cmd);
-    return uow.run(async (tx) => {
-      const vehicle = await tx.vehicles.findPublicById(cmd.vehicleId, null);
-      if (!vehicle) throw new NotFoundError('Vehicle not found');
-      const lead = await tx.leads.create({
-        garageId: vehicle.garageId,
-        vehicleId: vehicle.id,
-        name: cmd.name,
-        email: cmd.email ?? null,
-        phone: cmd.phone ?? null,
-        message: cmd.message ?? null,
-        consent: true,
-      });
-      await tx.outbox.enqueue({
-        garageId: vehicle.garageId,
-        type: 'lead.created',
-        data: {
-          id: lead.id,
-          vehicle: { id: vehicle.id, reference: vehicle.reference, make: vehicle.make, model: vehicle.model, year: vehicle.year },
-          name: lead.name,
-          email: lead.email,
-          phone: lead.phone,
-          message: lead.message,
-          createdAt: lead.createdAt.toISOString(),
-        },
-      });
-      return lead;
+export const makeSubmitLead = ({ uow }: { uow: UnitOfWork }): TransactionalUseCase<SubmitLeadCommand, Lead> => transactional(uow, submitLeadWork);
+
+const submitLeadWork = (cmd: SubmitLeadCommand): Work<Lead> => {
+  checkLead(cmd);
+  return async (tx) => {
+    const vehicle = await tx.vehicles.findPublicById(cmd.vehicleId, null);
+    if (!vehicle) throw new NotFoundError('Vehicle not found');
+    const lead = await tx.leads.create({
+      garageId: vehicle.garageId,
+      vehicleId: vehicle.id,
+      name: cmd.name,
+      email: cmd.email ?? null,
+      phone: cmd.phone ?? null,
+      message: cmd.message ?? null,
+      consent: true,
     });
+    await tx.outbox.enqueue({
+      garageId: vehicle.garageId,
+      type: 'lead.created',
+      data: {
+        id: lead.id,
+        vehicle: { id: vehicle.id, reference: vehicle.reference, make: vehicle.make, model: vehicle.model, year: vehicle.year },
+        name: lead.name,
+        email: lead.email,
+        phone: lead.phone,
+        message: lead.message,
+        createdAt: lead.createdAt.toISOString(),
+      },
+    });
+    return lead;
   };
+};

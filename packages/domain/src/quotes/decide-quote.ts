@@ -1,7 +1,8 @@
 import { publicQuoteStatus, type Quote } from './quote.js';
 import { QuoteAlreadyProcessedError, QuoteExpiredError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
-import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
+import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
 import { sha256Hex } from '../integrations/api-key.js';
 import { Checker } from '../kernel/validation.js';
 import { findByToken, publicQuote, type PublicQuote } from './public-quote.js';
@@ -13,6 +14,9 @@ export type QuoteDecisionCommand =
   | { decision: 'accept'; signerName?: string | null; comment?: string | null }
   | { decision: 'refuse'; reason?: string | null };
 
+/** A decision on the quote whose public token is `token`. */
+export type DecideQuoteCommand = QuoteDecisionCommand & { token: string };
+
 const refusal = (quote: Quote, now: Date) =>
   publicQuoteStatus(quote, now) === 'expired' ? new QuoteExpiredError() : new QuoteAlreadyProcessedError();
 
@@ -21,9 +25,13 @@ const refusal = (quote: Quote, now: Date) =>
  * other gets `QUOTE_ALREADY_PROCESSED` (or `QUOTE_EXPIRED` once the quote has expired). The webhook event is written
  * in the same transaction as the decision.
  */
-export const makeDecideQuote =
-  ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (token: string, cmd: QuoteDecisionCommand): Promise<PublicQuote> => {
+export const makeDecideQuote = ({ uow, clock }: { uow: UnitOfWork; clock: Clock }): TransactionalUseCase<DecideQuoteCommand, PublicQuote> =>
+  transactional(uow, decideQuoteWork(clock));
+
+const decideQuoteWork =
+  (clock: Clock) =>
+  (cmd: DecideQuoteCommand): Work<PublicQuote> => {
+    const { token } = cmd;
     const check = new Checker();
     if (cmd.decision === 'accept') {
       check.string('/signerName', cmd.signerName, { optional: true, max: QUOTE_DECISION_LIMITS.signerName });
@@ -33,7 +41,7 @@ export const makeDecideQuote =
     }
     check.throwIfAny('Invalid decision');
     const status = cmd.decision === 'accept' ? 'accepted' : 'refused';
-    return uow.run(async (tx) => {
+    return async (tx) => {
       const quote = await findByToken(tx.quotes, token);
       const now = clock.now();
       if (publicQuoteStatus(quote, now) !== 'pending') throw refusal(quote, now);
@@ -65,5 +73,5 @@ export const makeDecideQuote =
         },
       });
       return publicQuote({ ...quote, status, decidedAt: now }, now);
-    });
+    };
   };

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Repositories, Transaction as DomainTransaction, UnitOfWork } from '@garage/domain';
 import type { Kysely, Transaction } from 'kysely';
 import { toDomainError, withErrorMapping } from '../errors.js';
@@ -50,29 +49,20 @@ const makeTransaction = (trx: Transaction<Database>): DomainTransaction => ({
 });
 
 /**
- * One transaction per outermost `run`, in READ COMMITTED whatever the server default (the booking lock relies on it:
- * each statement after the lock sees what was committed before it was granted). A `run` inside the work of another
- * joins its transaction (the port's rule), tracked per async call path. `work` must use only the transaction it is
- * given: on PGlite, a query through the pool while a transaction is open waits for the one connection it holds.
+ * One transaction per `run`, in READ COMMITTED whatever the server default (the booking lock relies on it: each
+ * statement after the lock sees what was committed before it was granted). `work` must use only the transaction it
+ * is given: on PGlite, a query through the pool while a transaction is open waits for the one connection it holds.
  */
-export const makeUnitOfWork = (db: Kysely<Database>): UnitOfWork => {
-  const open = new AsyncLocalStorage<DomainTransaction>();
-  return {
-    async run(work) {
-      const outer = open.getStore();
-      if (outer) return work(outer);
-      try {
-        return await db
-          .transaction()
-          .setIsolationLevel('read committed')
-          .execute(async (trx) => {
-            const tx = makeTransaction(trx);
-            return open.run(tx, () => work(tx));
-          });
-      } catch (err) {
-        // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
-        throw toDomainError(err);
-      }
-    },
-  };
-};
+export const makeUnitOfWork = (db: Kysely<Database>): UnitOfWork => ({
+  async run(work) {
+    try {
+      return await db
+        .transaction()
+        .setIsolationLevel('read committed')
+        .execute((trx) => work(makeTransaction(trx)));
+    } catch (err) {
+      // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
+      throw toDomainError(err);
+    }
+  },
+});

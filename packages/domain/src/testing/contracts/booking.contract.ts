@@ -19,6 +19,11 @@ export interface BookingFixture {
   productIds: string[];
   /** A product of the other garage. */
   foreignProductId: string;
+  /**
+   * How many transactions wait right now for a lock (booking or row) that another transaction holds. Absent where
+   * transactions cannot run side by side at all (PGlite's one connection): there, nothing can overlap a holder.
+   */
+  lockWaiters?: () => Promise<number>;
 }
 
 const at = (hhmm: string) => new Date(`2030-01-07T${hhmm}:00Z`);
@@ -26,6 +31,15 @@ const at = (hhmm: string) => new Date(`2030-01-07T${hhmm}:00Z`);
 const DAYS = { from: '2030-01-06', to: '2030-01-08' };
 const SPAN = { from: new Date('2030-01-06T00:00:00Z'), to: new Date('2030-01-09T00:00:00Z') };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Resolves once `count` other transactions wait for a lock, or as soon as `overlapping()` says one got in anyway (the
+ * case's assertion then fails): a holder that waits here proves that its lock kept them out, whatever the timing.
+ */
+const othersWaiting = async (f: BookingFixture, count: number, overlapping: () => boolean): Promise<void> => {
+  if (!f.lockWaiters) return;
+  while (!overlapping() && (await f.lockWaiters()) < count) await new Promise((resolve) => setImmediate(resolve));
+};
 
 const newAppointment = (f: BookingFixture, over: Partial<NewAppointment> = {}): NewAppointment => ({
   garageId: f.garageId,
@@ -165,14 +179,16 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       const key = { garageId: f.garageId, localDate: '2030-01-07' };
       let active = 0;
       let maxActive = 0;
+      let entered = 0;
       const seen = await Promise.all(
         Array.from({ length: 6 }, () =>
           f.uow.run(async (tx) => {
             await tx.bookingLocks.acquire(key);
             active += 1;
+            entered += 1;
             maxActive = Math.max(maxActive, active);
             const before = (await tx.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00'))).length;
-            await sleep(10);
+            await othersWaiting(f, 6 - entered, () => maxActive > 1);
             await tx.appointments.create(newAppointment(f));
             active -= 1;
             return before;
@@ -192,13 +208,15 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       await create(f, newAppointment(f, { startsAt: at('11:00'), endsAt: at('12:00') }));
       let active = 0;
       let maxActive = 0;
+      let entered = 0;
       const seen = await Promise.all(
         Array.from({ length: 6 }, () =>
           f.uow.run(async (tx) => {
             const places = await tx.bookingLocks.acquireAndListOverlapping(key, at('10:00'), at('11:00'));
             active += 1;
+            entered += 1;
             maxActive = Math.max(maxActive, active);
-            await sleep(10);
+            await othersWaiting(f, 6 - entered, () => maxActive > 1);
             await tx.appointments.create(newAppointment(f));
             active -= 1;
             return places.length;
@@ -215,13 +233,13 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     },
   },
   {
-    name: 'a run inside the work of another joins its transaction: the outer rollback undoes the inner writes',
+    name: 'work given a transaction commits with it: a rollback after its writes undoes them',
     run: async () => {
       const f = await setup();
       const boom = new Error('boom');
       await assert.rejects(
-        f.uow.run(async () => {
-          await create(f, newAppointment(f));
+        f.uow.run(async (tx) => {
+          await tx.appointments.create(newAppointment(f));
           throw boom;
         }),
         (err) => err === boom,
@@ -255,6 +273,7 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
     run: async () => {
       const f = await setup();
       const a = await create(f, newAppointment(f));
+      // updatedAt comes from the store's own clock (the database's, to the millisecond): change in a later one.
       await sleep(5);
       const moved = await f.uow.run(async (tx) => {
         const locked = await tx.appointments.findForUpdate(f.garageId, a.id);
@@ -337,18 +356,24 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       const f = await setup();
       const a = await create(f, newAppointment(f));
       const order: string[] = [];
-      // The second transaction starts once the first holds the row, however long the first took to get there.
+      // The second transaction starts once the first holds the row, however long the first took to get there; the
+      // first lets go once the second waits for the row (or got in anyway, which the order then shows).
       let firstHolds = () => {};
       const held = new Promise<void>((resolve) => (firstHolds = resolve));
-      const change = (name: string, holding: () => void) =>
+      const change = (name: string, holding: () => Promise<void>) =>
         f.uow.run(async (tx) => {
           await tx.appointments.findForUpdate(f.garageId, a.id);
           order.push(`${name} in`);
-          holding();
-          await sleep(20);
+          await holding();
           order.push(`${name} out`);
         });
-      await Promise.all([change('first', firstHolds), held.then(() => change('second', () => {}))]);
+      await Promise.all([
+        change('first', async () => {
+          firstHolds();
+          await othersWaiting(f, 1, () => order.includes('second in'));
+        }),
+        held.then(() => change('second', async () => {})),
+      ]);
       assert.deepEqual(order, ['first in', 'first out', 'second in', 'second out']);
     },
   },

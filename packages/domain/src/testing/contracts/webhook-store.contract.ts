@@ -255,6 +255,7 @@ export const webhookStoreContract: WebhookStoreContractCase[] = [
       const integration = await h.createIntegration(garageId, { webhookUrl: 'http://127.0.0.1:9/hook' });
       const other = await h.createIntegration(garageId, { webhookUrl: 'http://127.0.0.1:9/other' });
       await h.outbox.enqueue({ garageId, type: 'lead.created', data: { n: 1 } });
+      // Events are stamped by the store's own clock (the database's, to the millisecond): the next in a later one.
       await new Promise((resolve) => setTimeout(resolve, 5));
       await h.outbox.enqueue({ garageId, type: 'quote.accepted', data: { n: 2 } });
       const t0 = later();

@@ -2,6 +2,7 @@ import {
   cachedAvailableDays,
   DEFAULT_BOOKING,
   makeAvailableDays,
+  makeLocalTime,
   makeBookAppointment,
   makeCancelAppointment,
   makeListAvailability,
@@ -91,7 +92,9 @@ export const bookingWorld = (options: WorldOptions = {}) => {
     withoutLock: options.withoutLock ?? false,
     others: { garages, products: fakeProducts(products), ...(options.outbox ? { outbox: options.outbox } : {}) },
   });
-  const bookUseCase = makeBookAppointment({ uow: store.uow, clock });
+  // One per world, as a composition root makes one per process.
+  const localTime = makeLocalTime();
+  const bookUseCase = makeBookAppointment({ uow: store.uow, clock, localTime });
   const book = (cmd: Partial<BookAppointmentCommand> & { startsAt: string }) =>
     bookUseCase({
       principal: { integrationId: INTEGRATION_ID, garageId: GARAGE_ID },
@@ -108,10 +111,10 @@ export const bookingWorld = (options: WorldOptions = {}) => {
       return committed.readPlaces(garageId, from, to, span);
     },
   };
-  const fresh = makeAvailableDays({ availability: reader });
+  const fresh = makeAvailableDays({ availability: reader, localTime });
   // Availability as the API wires it, with its per-day cache; `listFresh` computes every day again, for comparison.
-  const availability = makeListAvailability({ availability: reader, days: cachedAvailableDays(fresh, { maxBytes: TEST_CACHE_BYTES }), clock });
-  const uncached = makeListAvailability({ availability: reader, days: fresh, clock });
+  const availability = makeListAvailability({ availability: reader, days: cachedAvailableDays(fresh, { maxBytes: TEST_CACHE_BYTES }), clock, localTime });
+  const uncached = makeListAvailability({ availability: reader, days: fresh, clock, localTime });
   const query = (from: string, to: string, durationMinutes?: number) => ({
     garageId: GARAGE_ID,
     from,
@@ -120,9 +123,9 @@ export const bookingWorld = (options: WorldOptions = {}) => {
   });
   const list = (from: string, to = from, durationMinutes?: number) => availability(query(from, to, durationMinutes));
   const listFresh = (from: string, to = from, durationMinutes?: number) => uncached(query(from, to, durationMinutes));
-  const cancel = makeCancelAppointment({ uow: store.uow, clock });
-  const reschedule = makeRescheduleAppointment({ uow: store.uow, clock });
-  const setStatus = makeSetAppointmentStatus({ uow: store.uow, clock });
+  const cancel = makeCancelAppointment({ uow: store.uow, clock, localTime });
+  const reschedule = makeRescheduleAppointment({ uow: store.uow, clock, localTime });
+  const setStatus = makeSetAppointmentStatus({ uow: store.uow, clock, localTime });
   return {
     clock,
     garage,

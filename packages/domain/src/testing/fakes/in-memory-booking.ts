@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import {
   DuplicateError,
@@ -42,6 +41,8 @@ export interface InMemoryBooking {
   committed(): Appointment[];
   /** Every committed outbox event, in commit order. */
   events(): OutboxEvent[];
+  /** How many transactions wait right now for a lock (booking or row) that another holds. */
+  lockWaiters(): number;
   /**
    * Autocommit availability reads over the committed appointments and day versions, with the garage and its closures
    * from `garages`.
@@ -67,7 +68,7 @@ const provided = <T extends object>(name: string, methods: Partial<T> = {}): T =
  * published on success and dropped on failure; booking locks of the same `(garageId, localDate)`, like the row
  * lock of `findForUpdate`, are held one at a time, in request order, until the holder's transaction ends; the
  * version of every date whose booking lock a transaction took moves up when it commits, with its writes; cancelled
- * appointments hold no place; a `run` inside another joins it.
+ * appointments hold no place; every `run` is a transaction of its own.
  */
 export const makeInMemoryBooking = ({
   clock = systemClock,
@@ -78,9 +79,9 @@ export const makeInMemoryBooking = ({
   const rows: Appointment[] = [];
   const published: OutboxEvent[] = [];
   const locks = new Map<string, Promise<void>>();
+  let waiting = 0;
   /** Day versions by `garageId|localDate`. */
   const versions = new Map<string, number>();
-  const open = new AsyncLocalStorage<Transaction>();
 
   const overlapping = (source: readonly Appointment[], garageId: string, from: Date, to: Date): BookedInterval[] =>
     source
@@ -163,12 +164,17 @@ export const makeInMemoryBooking = ({
 
   /** Waits for the previous holder of the lock `name`, and returns the release of this holder. */
   const acquire = async (name: string): Promise<() => void> => {
-    const previous = locks.get(name) ?? Promise.resolve();
+    const holder = locks.get(name);
+    const previous = holder ?? Promise.resolve();
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     const chained = previous.then(() => held);
     locks.set(name, chained);
-    await previous;
+    if (holder) {
+      waiting += 1;
+      await holder;
+      waiting -= 1;
+    }
     return () => {
       release();
       if (locks.get(name) === chained) locks.delete(name);
@@ -230,7 +236,7 @@ export const makeInMemoryBooking = ({
       },
     };
     try {
-      const result = await open.run(tx, () => work(tx));
+      const result = await work(tx);
       // A unique index also sees rows committed by others meanwhile (other dates): check at commit too.
       for (const a of staged) assertUnique(rows, a);
       for (const [id, next] of changed) rows[rows.findIndex((a) => a.id === id)] = next;
@@ -244,15 +250,11 @@ export const makeInMemoryBooking = ({
   };
 
   return {
-    uow: {
-      run: (work) => {
-        const outer = open.getStore();
-        return outer ? work(outer) : transaction(work);
-      },
-    },
+    uow: { run: transaction },
     appointments: readerOver(() => rows),
     committed: () => structuredClone(rows),
     events: () => structuredClone(published),
+    lockWaiters: () => waiting,
     availabilityOver: (garages) => ({
       findCalendars: (queries) =>
         Promise.all(

@@ -1,0 +1,179 @@
+import { LRUCache } from 'lru-cache';
+import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
+import { LOCAL_DATE, type Checker } from '../kernel/validation.js';
+
+/**
+ * Local dates and wall-clock times in a garage's IANA zone, computed by Luxon, with plain arithmetic where one offset
+ * holds all day (Luxon costs some microseconds per call: IANA offsets go through Intl).
+ *
+ * The pure functions below hold no state. What is worth keeping between requests, each day's facts and the lists
+ * of dates of a range, is kept by a `LocalTime` that a composition root makes once (`makeLocalTime`) and hands to
+ * the use cases that read local time: a process decides how much memory it spends, and a test starts empty.
+ */
+
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+
+/** A `YYYY-MM-DD` that names a day of the calendar (not 30 February): the day arithmetic gives it back unchanged. */
+export const isLocalDate = (value: unknown): value is string =>
+  typeof value === 'string' && LOCAL_DATE.test(value) && addCalendarDays(value, 0) === value;
+
+export const checkLocalDate = (value: unknown, check: Checker, path: string): value is string => {
+  if (isLocalDate(value)) return true;
+  check.fail(path, 'must be a date YYYY-MM-DD');
+  return false;
+};
+
+/**
+ * RFC 3339 in the zone's offset at that instant, always as `±hh:mm`: Luxon writes `Z` for a fixed zero offset but
+ * `+00:00` for an IANA zone at zero, and a Lisbon or London garage must read the same either way.
+ */
+export const toLocalRfc3339 = (instant: Date, zone: Zone | string): string => {
+  const iso = DateTime.fromMillis(instant.getTime(), { zone }).toISO({ suppressMilliseconds: true }) as string;
+  return iso.endsWith('Z') ? `${iso.slice(0, -1)}+00:00` : iso;
+};
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * `toLocalRfc3339` for an offset that holds all day: plain arithmetic, where Luxon costs some microseconds per call
+ * and availability writes two per candidate start. Milliseconds are written when there are any, as Luxon does. What
+ * arithmetic does not cover (an offset with seconds, a year outside 0000–9999) goes through Luxon.
+ */
+export const fixedOffsetRfc3339 = (ms: number, offsetMinutes: number): string => {
+  const wall = new Date(ms + offsetMinutes * MINUTE_MS).toISOString();
+  if (!Number.isInteger(offsetMinutes) || wall.length !== 24) {
+    return toLocalRfc3339(new Date(ms), FixedOffsetZone.instance(offsetMinutes));
+  }
+  const abs = Math.abs(offsetMinutes);
+  return `${wall.slice(0, ms % 1000 === 0 ? 19 : 23)}${offsetMinutes < 0 ? '-' : '+'}${twoDigits(Math.floor(abs / 60))}:${twoDigits(abs % 60)}`;
+};
+
+/**
+ * `date` plus whole calendar days, by the UTC calendar's arithmetic (every booking and every availability day did it
+ * through Luxon, ~3 % of a booking's CPU); out-of-range days roll over (`2026-02-30` + 0 is `2026-03-02`). Years
+ * outside 0000–9999, which ISO writes with a sign, go through Luxon.
+ */
+export const addCalendarDays = (date: string, days: number): string => {
+  const day = new Date(0);
+  day.setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)) + days);
+  const year = day.getUTCFullYear();
+  if (year >= 0 && year <= 9999) return day.toISOString().slice(0, 10);
+  return DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate() as string;
+};
+
+/** The dates a database date column holds. */
+const FIRST_DATE = '0001-01-01';
+const LAST_DATE = '9999-12-31';
+
+/**
+ * The local dates that the instant `startsAt` writes falls on in any garage's zone, before that zone is known: the
+ * date it is written with, two days either way (zones' offsets span −12:00 to +14:00, a request's −23:59 to +23:59).
+ * Null when `startsAt` does not begin with a valid date (`parse` then rejects it). Kept within the years 0001–9999,
+ * which is all a database date holds: a start written on 0001-01-01 reads no closure of year 0.
+ */
+export const localDatesAround = (startsAt: unknown): { from: string; to: string } | null => {
+  const written = typeof startsAt === 'string' ? startsAt.slice(0, 10) : null;
+  if (!isLocalDate(written)) return null;
+  const [from, to] = [addCalendarDays(written, -2), addCalendarDays(written, 2)];
+  return { from: from < FIRST_DATE ? FIRST_DATE : from, to: to.length > 10 || to > LAST_DATE ? LAST_DATE : to };
+};
+
+/** A local date of a zone, as numbers: its first instant, and its offset if one offset holds all day from 00:00. */
+export interface DayFacts {
+  startMs: number;
+  fixedOffset: number | null;
+}
+
+/**
+ * A day that starts at 00:00 and ends with the offset it started with has no transition (no zone has two transitions
+ * in one day that cancel out): its offset holds all day, 24 hours long.
+ */
+const computeDayFacts = (zone: string, date: string): DayFacts => {
+  const start = DateTime.fromISO(date, { zone }).startOf('day');
+  const next = DateTime.fromISO(addCalendarDays(date, 1), { zone }).startOf('day');
+  const lastInstant = DateTime.fromMillis(next.toMillis() - 1, { zone });
+  const fixed = start.hour === 0 && start.minute === 0 && lastInstant.offset === start.offset;
+  return { startMs: start.toMillis(), fixedOffset: fixed ? start.offset : null };
+};
+
+/** An instant's local date in any zone is its UTC date or a neighbour; the UTC date is the likeliest. */
+const DATE_SHIFTS = [0, 1, -1] as const;
+
+/** Local time with what it keeps between calls: each day's facts and each range's dates. */
+export interface LocalTime {
+  /** The first instant of the local date `date` in `zone`, and its offset when one holds all day. */
+  dayFacts(zone: string, date: string): DayFacts;
+  /** The local date of an instant in an IANA zone (every booking asks it for now, the horizon's today). */
+  localDateAt(ms: number, zone: string): string;
+  /**
+   * `toLocalRfc3339` for an IANA zone: by arithmetic on a day with one offset, through Luxon otherwise. Every
+   * appointment written for a response or an event has four such times.
+   */
+  localRfc3339(instant: Date, zone: string): string;
+  /** Every date `from`..`to` inclusive (valid dates), by the UTC calendar, shared and never changed. */
+  calendarDates(from: string, to: string): readonly string[];
+}
+
+export interface LocalTimeLimits {
+  /**
+   * Day facts kept, by zone and date (a few dozen bytes each): they follow from the zone's rules alone, and each
+   * costs Luxon several Intl calls, which every booking paid for its day and every availability for each of its days.
+   */
+  days?: number;
+  /**
+   * Ranges of dates kept: connectors ask for the same few ranges again and again, and writing each date of a range
+   * (a `Date` and its ISO string per date) was a tenth of a kept availability answer's CPU.
+   */
+  ranges?: number;
+}
+
+export const makeLocalTime = ({ days = 4096, ranges = 1024 }: LocalTimeLimits = {}): LocalTime => {
+  const facts = new LRUCache<string, DayFacts>({ max: days });
+  const dateRanges = new LRUCache<string, readonly string[]>({ max: ranges });
+
+  const dayFacts = (zone: string, date: string): DayFacts => {
+    const key = `${zone}\n${date}`;
+    let found = facts.get(key);
+    if (found === undefined) {
+      found = computeDayFacts(zone, date);
+      facts.set(key, found);
+    }
+    return found;
+  };
+
+  /**
+   * The local date and offset of an instant in an IANA zone when it falls on a day with one offset (its local date
+   * is its UTC date or a neighbour); null on a transition day, which needs Luxon.
+   */
+  const fixedDayAt = (ms: number, zone: string): { date: string; offset: number } | null => {
+    for (const shift of DATE_SHIFTS) {
+      const date = new Date(ms + shift * DAY_MS).toISOString().slice(0, 10);
+      if (!LOCAL_DATE.test(date)) break;
+      const { startMs, fixedOffset } = dayFacts(zone, date);
+      if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) return { date, offset: fixedOffset };
+    }
+    return null;
+  };
+
+  return {
+    dayFacts,
+    localDateAt: (ms, zone) => fixedDayAt(ms, zone)?.date ?? (DateTime.fromMillis(ms, { zone }).toISODate() as string),
+    localRfc3339(instant, zone) {
+      const ms = instant.getTime();
+      const day = fixedDayAt(ms, zone);
+      return day ? fixedOffsetRfc3339(ms, day.offset) : toLocalRfc3339(instant, zone);
+    },
+    calendarDates(from, to) {
+      const key = `${from}|${to}`;
+      let dates = dateRanges.get(key);
+      if (dates === undefined) {
+        const start = Date.parse(`${from}T00:00:00Z`);
+        const count = Math.round((Date.parse(`${to}T00:00:00Z`) - start) / DAY_MS) + 1;
+        dates = Array.from({ length: Math.max(0, count) }, (_, i) => new Date(start + i * DAY_MS).toISOString().slice(0, 10));
+        dateRanges.set(key, dates);
+      }
+      return dates;
+    },
+  };
+};
