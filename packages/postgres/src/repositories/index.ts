@@ -4,6 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { toDomainError, withErrorMapping } from '../errors.js';
 import { makeIdempotencyStore } from '../idempotency-store.js';
 import type { Database } from '../schema.js';
+import { makeBulkWrites, refreshPlannerStatistics, type BulkWrites } from '../statistics.js';
 import { makeOutbox } from '../webhooks/outbox.js';
 import { listOverlappingUnderLock, makeAppointmentReader, makeAppointmentRepository } from './appointment-repository.js';
 import { makeAvailabilityReader } from './availability-reader.js';
@@ -30,13 +31,13 @@ export const makeRepositories = (db: Kysely<Database>): Repositories => ({
   availability: withErrorMapping(makeAvailabilityReader(db)),
 });
 
-/** Everything a unit of work may touch, bound to its transaction. */
-const makeTransaction = (trx: Transaction<Database>): DomainTransaction => ({
+/** Everything a unit of work may touch, bound to its transaction; its bulk writes are recorded in `bulkWrites`. */
+const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): DomainTransaction => ({
   garages: withErrorMapping(makeGarageRepository(trx)),
   integrations: withErrorMapping(makeIntegrationRepository(trx)),
-  products: withErrorMapping(makeProductRepository(trx)),
-  stock: withErrorMapping(makeStockRepository(trx)),
-  vehicles: withErrorMapping(makeVehicleRepository(trx)),
+  products: withErrorMapping(makeProductRepository(trx, bulkWrites)),
+  stock: withErrorMapping(makeStockRepository(trx, bulkWrites)),
+  vehicles: withErrorMapping(makeVehicleRepository(trx, bulkWrites)),
   quotes: withErrorMapping(makeQuoteRepository(trx)),
   appointments: withErrorMapping(makeAppointmentRepository(trx)),
   availability: withErrorMapping(makeAvailabilityReader(trx)),
@@ -54,6 +55,10 @@ const makeTransaction = (trx: Transaction<Database>): DomainTransaction => ({
  * each statement after the lock sees what was committed before it was granted). A `run` inside the work of another
  * joins its transaction (the port's rule), tracked per async call path. `work` must use only the transaction it is
  * given: on PGlite, a query through the pool while a transaction is open waits for the one connection it holds.
+ *
+ * Once a transaction that wrote in bulk (an import, a stock batch) has committed, `run` refreshes the statistics of
+ * the tables it wrote before it resolves: a connector syncing right after an import gets the plans the new rows call
+ * for (docs/operators/performance.md, "Bulk writes").
  */
 export const makeUnitOfWork = (db: Kysely<Database>): UnitOfWork => {
   const open = new AsyncLocalStorage<DomainTransaction>();
@@ -61,18 +66,24 @@ export const makeUnitOfWork = (db: Kysely<Database>): UnitOfWork => {
     async run(work) {
       const outer = open.getStore();
       if (outer) return work(outer);
+      const bulkWrites = makeBulkWrites();
+      let result: Awaited<ReturnType<typeof work>>;
       try {
-        return await db
+        result = await db
           .transaction()
           .setIsolationLevel('read committed')
           .execute(async (trx) => {
-            const tx = makeTransaction(trx);
+            const tx = makeTransaction(trx, bulkWrites);
             return open.run(tx, () => work(tx));
           });
       } catch (err) {
         // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
         throw toDomainError(err);
       }
+      // The work is committed whatever happens here: a refresh that fails (a statement timeout on a huge table) leaves
+      // the statistics to autovacuum, as before, rather than report a committed import as failed.
+      await refreshPlannerStatistics(db, bulkWrites.stale()).catch(() => undefined);
+      return result;
     },
   };
 };
