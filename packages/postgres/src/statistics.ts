@@ -4,12 +4,12 @@ import type { Database } from './schema.js';
 export type TableName = keyof Database & string;
 
 /**
- * How many rows one transaction must write to a table before its statistics are refreshed at commit. Autovacuum
- * analyzes a table only once a tenth of it changed, so a garage's thousands of new rows in a table of millions stay
- * unknown to the planner: it then expects a handful of rows for that garage, scans them all through a bitmap and sorts
- * them, where the `(garage_id, updated_at, id)` index would read a page in order (docs/operators/performance.md, "Bulk
- * writes"). Below this, a plan chosen on stale statistics sorts a few hundred rows at most, and refreshing costs more
- * than it saves.
+ * How many rows one transaction must write to a table before its statistics are refreshed at commit. A new
+ * installation's tables were never analyzed, and autovacuum analyzes a table a minute later at best, once a tenth of it
+ * changed: meanwhile the planner guesses a handful of rows for a garage that has just imported thousands, reads its
+ * sync pages through a bitmap scan and sorts every matching row, where the `(garage_id, updated_at, id)` index would
+ * read a page in order (docs/operators/performance.md, "Bulk writes and the planner"). Below this, a plan chosen on
+ * stale statistics sorts a few hundred rows at most, and refreshing costs more than it saves.
  */
 export const STALE_STATISTICS_ROWS = 500;
 

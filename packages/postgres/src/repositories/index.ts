@@ -58,7 +58,7 @@ const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): Do
  *
  * Once a transaction that wrote in bulk (an import, a stock batch) has committed, `run` refreshes the statistics of
  * the tables it wrote before it resolves: a connector syncing right after an import gets the plans the new rows call
- * for (docs/operators/performance.md, "Bulk writes").
+ * for (docs/operators/performance.md, "Bulk writes and the planner").
  */
 export const makeUnitOfWork = (db: Kysely<Database>): UnitOfWork => {
   const open = new AsyncLocalStorage<DomainTransaction>();
