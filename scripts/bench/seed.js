@@ -14,7 +14,7 @@ export const SMALL_PRODUCTS = 1_000;
 const slugOf = (i) => `bench-g${String(i).padStart(2, '0')}`;
 
 /** Three appointments on every 30-minute slot, round the clock, from 3 to 34 days ahead: one booked month. */
-const BUSY_APPOINTMENTS_SQL = `
+export const BUSY_APPOINTMENTS_SQL = `
   insert into appointments (garage_id, integration_id, starts_at, ends_at, duration_minutes, customer_name, customer_email)
   select $1, $2, t, t + interval '30 minutes', 30, 'Busy customer', 'busy@example.com'
   from generate_series(date_trunc('day', now()) + interval '3 days', date_trunc('day', now()) + interval '34 days', interval '30 minutes') as t,

@@ -93,6 +93,17 @@ export const imageMemoryEnv = () => {
   return env;
 };
 
+/**
+ * The Node flags `pnpm start` gives the API: those of the root package.json's `start` script, between `node` and
+ * `apps/api/dist/main.js`. What a newcomer runs, without the image's allocator settings.
+ */
+export const startScriptFlags = () => {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const match = /\bnode((?: --\S+)*) apps\/api\/dist\/main\.js/.exec(scripts.start ?? '');
+  if (!match) throw new Error('the start script of package.json does not run node apps/api/dist/main.js');
+  return match[1].split(' ').filter(Boolean);
+};
+
 /** What the API and the worker both run with: production mode, loopback only, metrics on any free port. */
 const serviceEnv = (port, databaseUrl, encryptionKey) => ({
   PATH: process.env.PATH,
@@ -110,14 +121,16 @@ const serviceEnv = (port, databaseUrl, encryptionKey) => ({
  * TRUST_PROXY names the loopback address: the lead scenario sends a distinct X-Forwarded-For per request so that the
  * per-IP limit of 5 leads a minute measures the endpoint rather than the limiter's 429s.
  */
-export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect = false, logFile, env = {} }) => {
+export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect = false, logFile, env = {}, asStarted = false }) => {
   const port = await freePort();
   // The inspector, on loopback, lets the bench profile one scenario at a time (inspector.js).
   const inspectPort = inspect ? await freePort() : null;
   // The image's memory settings; BENCH_NODE_FLAGS replaces its NODE_OPTIONS to try others, e.g.
   // `BENCH_NODE_FLAGS=--max-old-space-size=512` to see speed against memory.
-  const { NODE_OPTIONS, ...allocator } = imageMemoryEnv();
-  const flags = (process.env.BENCH_NODE_FLAGS ?? NODE_OPTIONS).split(' ').filter(Boolean);
+  // `asStarted`: the flags of `pnpm start` instead, and no allocator settings (docs/operators/performance.md, "Memory").
+  const { NODE_OPTIONS, ...image } = imageMemoryEnv();
+  const allocator = asStarted ? {} : image;
+  const flags = asStarted ? startScriptFlags() : (process.env.BENCH_NODE_FLAGS ?? NODE_OPTIONS).split(' ').filter(Boolean);
   const args = [...flags, ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
   const proc = startProcess('api', [...args, 'apps/api/dist/main.js'], {
     ...serviceEnv(port, databaseUrl, encryptionKey),

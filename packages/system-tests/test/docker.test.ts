@@ -77,7 +77,7 @@ t.test('compose and Dockerfile: every command runs a program the build produces'
   }
 });
 
-t.test('Dockerfile: the memory budget that pnpm bench measures, also in the Kubernetes API deployment', async (t) => {
+t.test('Dockerfile: the memory budget that pnpm bench measures, also in the Kubernetes API deployment and pnpm start', async (t) => {
   const dockerfile = await readFile(docker('Dockerfile'), 'utf8');
   const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
   const options = /NODE_OPTIONS="([^"]*)"/.exec(runtime)?.[1] ?? '';
@@ -87,12 +87,16 @@ t.test('Dockerfile: the memory budget that pnpm bench measures, also in the Kube
   t.ok(arenas, "glibc's arenas are bounded");
   const mmapThreshold = /MALLOC_MMAP_THRESHOLD_=(\d+)/.exec(runtime)?.[1];
   t.ok(mmapThreshold, 'large blocks are mapped on their own, and returned when freed');
-  const { imageMemoryEnv } = (await import(app('../scripts/bench/servers.js'))) as { imageMemoryEnv: () => Record<string, string> };
+  const { imageMemoryEnv, startScriptFlags } = (await import(app('../scripts/bench/servers.js'))) as {
+    imageMemoryEnv: () => Record<string, string>;
+    startScriptFlags: () => string[];
+  };
   t.same(
     imageMemoryEnv(),
     { NODE_OPTIONS: options, MALLOC_ARENA_MAX: arenas, MALLOC_MMAP_THRESHOLD_: mmapThreshold },
     'pnpm bench starts the API with these settings',
   );
+  t.same(startScriptFlags(), options.split(' '), "pnpm start runs the API with the image's V8 settings");
   const deployment = await readFile(app('../deploy/kubernetes/base/api-deployment.yaml'), 'utf8');
   t.match(deployment, new RegExp(`name: NODE_OPTIONS\\s+value: ${options}\\n`), 'the Kubernetes API runs with the same budget');
 });

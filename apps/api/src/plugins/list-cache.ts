@@ -14,13 +14,15 @@ import { versionOf as apiVersionOf } from './api-versions.js';
  */
 export const PAGE_CACHE_MAX_AGE_MS = 3000;
 /**
- * Per instance: some 250 pages of 100 products, the first pages of hundreds of garages. Kept small so that the API
- * stays within its memory budget; pages read once are not kept at all (see `admitted`).
+ * What one instance keeps of list pages, in bytes and in pages, and the fraction of both that one garage may hold: a
+ * garage flooding the cache with new queries evicts only its own pages, and every other garage keeps three quarters of
+ * the cache. A garage's share, 4 MiB, holds some 100 pages of 100 products: a connector's full sync of a typical
+ * catalog (50 pages) stays whole while it is read again, where an eighth of 8 MiB held 25 such pages and a walk over 50
+ * evicted each page before it was asked for again. The pages' bytes live outside V8's heap; the 16 MiB they may take
+ * is part of the memory docs/operators/performance.md budgets for the API. Pages read once are not kept at all (see
+ * `admitted`).
  */
-const MAX_BYTES = 8 * 1024 * 1024;
-const MAX_ENTRIES = 20_000;
-/** What one garage may hold of both bounds: a garage flooding the cache with new queries evicts only its own pages. */
-export const GARAGE_SHARE = 1 / 8;
+export const LIST_CACHE_BUDGET = { maxBytes: 16 * 1024 * 1024, maxEntries: 20_000, garageShare: 1 / 4 } as const;
 /** Query parameters that say who is asking, not what: the garage they resolve to is part of the key. */
 const ACCESS_PARAMETERS = new Set(['apiKey', 'garageSlug']);
 
@@ -92,7 +94,7 @@ const versionsOf = (probe: ListVersionProbe, list: ListName, shareMs: number, cl
     { cache: false, maxBatchSize: 500, batchScheduleFn: (dispatch) => void inFlight.then(dispatch) },
   );
   if (shareMs <= 0) return (garageId: string): Promise<string> => loader.load(garageId);
-  const recent = new LRUCache<string, string>({ max: MAX_ENTRIES, ttl: shareMs, ttlResolution: 0, perf: timerOf(clock) });
+  const recent = new LRUCache<string, string>({ max: LIST_CACHE_BUDGET.maxEntries, ttl: shareMs, ttlResolution: 0, perf: timerOf(clock) });
   return async (garageId: string): Promise<string> => {
     const shared = recent.get(garageId);
     if (shared !== undefined) return shared;
@@ -131,7 +133,7 @@ export interface ListCacheOptions {
  * `If-None-Match` is then answered 304 from the cached ETag. Every request first learns the list's version for its
  * garage (probed at most once a second per instance, batched), and a page is served only if it was read at that same
  * version, so a write is seen within a second. Pages are keyed by garage: one garage never gets another's page, and
- * each garage holds at most `GARAGE_SHARE` of the cache.
+ * each garage holds at most its share of the cache (`LIST_CACHE_BUDGET`).
  */
 export default fp(
   async (app: FastifyInstance, { clock = systemClock, versionShareMs = LIST_VERSION_SHARE_MS }: ListCacheOptions) => {
@@ -139,11 +141,9 @@ export default fp(
     // A page's bytes are kept only from its second read within a page's lifetime on (a doorkeeper, as in TinyLFU). A
     // cursor walk reads each page once, and a page kept 3 s that nobody asks for again only holds memory: while a
     // connector walked a large catalog, such pages filled the cache and grew the process by some 16 MiB.
-    const readBefore = new LRUCache<string, true>({ max: MAX_ENTRIES, ttl: PAGE_CACHE_MAX_AGE_MS, ttlResolution: 0, perf: timerOf(clock) });
+    const readBefore = new LRUCache<string, true>({ max: LIST_CACHE_BUDGET.maxEntries, ttl: PAGE_CACHE_MAX_AGE_MS, ttlResolution: 0, perf: timerOf(clock) });
     const pages = makePageCache<CachedPage>({
-      maxBytes: MAX_BYTES,
-      maxEntries: MAX_ENTRIES,
-      garageShare: GARAGE_SHARE,
+      ...LIST_CACHE_BUDGET,
       ttlMs: PAGE_CACHE_MAX_AGE_MS,
       now: () => clock.nowMs(),
     });

@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { toDomainError, withErrorMapping } from '../errors.js';
 import { makeIdempotencyStore } from '../idempotency-store.js';
 import type { Database } from '../schema.js';
+import { makeBulkWrites, refreshPlannerStatistics, type BulkWrites } from '../statistics.js';
 import { makeOutbox } from '../webhooks/outbox.js';
 import { listOverlappingUnderLock, makeAppointmentReader, makeAppointmentRepository } from './appointment-repository.js';
 import { makeAvailabilityReader } from './availability-reader.js';
@@ -29,13 +30,13 @@ export const makeRepositories = (db: Kysely<Database>): Repositories => ({
   availability: withErrorMapping(makeAvailabilityReader(db)),
 });
 
-/** Everything a unit of work may touch, bound to its transaction. */
-const makeTransaction = (trx: Transaction<Database>): DomainTransaction => ({
+/** Everything a unit of work may touch, bound to its transaction; its bulk writes are recorded in `bulkWrites`. */
+const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): DomainTransaction => ({
   garages: withErrorMapping(makeGarageRepository(trx)),
   integrations: withErrorMapping(makeIntegrationRepository(trx)),
-  products: withErrorMapping(makeProductRepository(trx)),
-  stock: withErrorMapping(makeStockRepository(trx)),
-  vehicles: withErrorMapping(makeVehicleRepository(trx)),
+  products: withErrorMapping(makeProductRepository(trx, bulkWrites)),
+  stock: withErrorMapping(makeStockRepository(trx, bulkWrites)),
+  vehicles: withErrorMapping(makeVehicleRepository(trx, bulkWrites)),
   quotes: withErrorMapping(makeQuoteRepository(trx)),
   appointments: withErrorMapping(makeAppointmentRepository(trx)),
   availability: withErrorMapping(makeAvailabilityReader(trx)),
@@ -52,17 +53,27 @@ const makeTransaction = (trx: Transaction<Database>): DomainTransaction => ({
  * One transaction per `run`, in READ COMMITTED whatever the server default (the booking lock relies on it: each
  * statement after the lock sees what was committed before it was granted). `work` must use only the transaction it
  * is given: on PGlite, a query through the pool while a transaction is open waits for the one connection it holds.
+ *
+ * Once a transaction that wrote in bulk (an import, a stock batch) has committed, `run` refreshes the statistics of
+ * the tables it wrote before it resolves: a connector syncing right after an import gets the plans the new rows call
+ * for (docs/operators/performance.md, "Bulk writes and the planner").
  */
 export const makeUnitOfWork = (db: Kysely<Database>): UnitOfWork => ({
   async run(work) {
+    const bulkWrites = makeBulkWrites();
+    let result: Awaited<ReturnType<typeof work>>;
     try {
-      return await db
+      result = await db
         .transaction()
         .setIsolationLevel('read committed')
-        .execute((trx) => work(makeTransaction(trx)));
+        .execute((trx) => work(makeTransaction(trx, bulkWrites)));
     } catch (err) {
       // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
       throw toDomainError(err);
     }
+    // The work is committed whatever happens here: a refresh that fails (a statement timeout on a huge table) leaves
+    // the statistics to autovacuum, as before, rather than report a committed import as failed.
+    await refreshPlannerStatistics(db, bulkWrites.stale()).catch(() => undefined);
+    return result;
   },
 });

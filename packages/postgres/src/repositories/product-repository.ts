@@ -6,6 +6,7 @@ import { catalogWriteTime } from './clocks.js';
 import { chunks, lastByKey } from './batches.js';
 import { toNumber } from './numbers.js';
 import { upsertChanges } from './upsert.js';
+import type { BulkWrites } from '../statistics.js';
 
 const COLUMNS = [
   'id', 'sku', 'name', 'description', 'category', 'brand', 'price_cents', 'currency', 'vat_rate', 'unit', 'active',
@@ -114,8 +115,11 @@ export const makeProductReader = (db: Executor): ProductReader => ({
   },
 });
 
-/** Reads and writes, bound to a transaction only: the writes span statements and must commit together. */
-export const makeProductRepository = (trx: Transaction<Database>): ProductRepository => ({
+/**
+ * Reads and writes, bound to a transaction only: the writes span statements and must commit together. An import's
+ * rows are recorded in `bulkWrites`, whose tables' statistics the unit of work refreshes after the commit.
+ */
+export const makeProductRepository = (trx: Transaction<Database>, bulkWrites: BulkWrites): ProductRepository => ({
   ...makeProductReader(trx),
 
   async upsertMany(garageId, rows, defaultCurrency) {
@@ -123,10 +127,12 @@ export const makeProductRepository = (trx: Transaction<Database>): ProductReposi
     const ids: Record<string, string> = {};
     if (rows.length === 0) return ids;
     const at = await catalogWriteTime(trx, garageId);
-    for (const chunk of chunks(lastByKey(rows, (r) => r.sku))) {
+    const unique = lastByKey(rows, (r) => r.sku);
+    for (const chunk of chunks(unique)) {
       const saved = await upsertChunk(trx, garageId, chunk.map((r) => toRow(garageId, r, defaultCurrency, at)), at);
       for (const { id, sku } of saved) ids[sku] = id;
     }
+    bulkWrites.record(['products', 'stock'], unique.length);
     return ids;
   },
 });

@@ -4,6 +4,7 @@ import { InvalidReferenceError, isUuid } from '@garage/domain';
 import { catalogWriteTime } from './clocks.js';
 import { chunks, lastByKey } from './batches.js';
 import type { Database, Executor } from '../schema.js';
+import type { BulkWrites } from '../statistics.js';
 
 /** Product ids for `skus`, validated before any write so that an import with an unknown sku writes nothing. */
 const resolveSkus = async (db: Executor, garageId: string, skus: string[]): Promise<Map<string, string>> => {
@@ -66,8 +67,11 @@ export const makeStockReader = (db: Executor): StockReader => ({
   },
 });
 
-/** Reads and writes, bound to a transaction only: the writes span statements and must commit together. */
-export const makeStockRepository = (trx: Transaction<Database>): StockRepository => ({
+/**
+ * Reads and writes, bound to a transaction only: the writes span statements and must commit together. A batch's rows
+ * are recorded in `bulkWrites`, whose tables' statistics the unit of work refreshes after the commit.
+ */
+export const makeStockRepository = (trx: Transaction<Database>, bulkWrites: BulkWrites): StockRepository => ({
   ...makeStockReader(trx),
 
   async setQuantities(garageId, rows) {
@@ -97,6 +101,7 @@ export const makeStockRepository = (trx: Transaction<Database>): StockRepository
         )
         .execute();
     }
+    bulkWrites.record(['stock'], values.length);
     return Object.fromEntries(productIds);
   },
 });

@@ -6,6 +6,7 @@ import { chunks, lastByKey } from './batches.js';
 import { nowMs } from './clocks.js';
 import { toNumber } from './numbers.js';
 import { upsertChanges } from './upsert.js';
+import type { BulkWrites } from '../statistics.js';
 
 const COLUMNS = [
   'id', 'garage_id', 'reference', 'make', 'model', 'version', 'year', 'mileage_km', 'fuel', 'gearbox', 'price_cents',
@@ -97,15 +98,19 @@ export const makeVehicleReader = (db: Executor): VehicleReader => ({
   },
 });
 
-/** Reads and writes, bound to a transaction only: the writes span statements and must commit together. */
-export const makeVehicleRepository = (trx: Transaction<Database>): VehicleRepository => ({
+/**
+ * Reads and writes, bound to a transaction only: the writes span statements and must commit together. An import's
+ * rows are recorded in `bulkWrites`, whose tables' statistics the unit of work refreshes after the commit.
+ */
+export const makeVehicleRepository = (trx: Transaction<Database>, bulkWrites: BulkWrites): VehicleRepository => ({
   ...makeVehicleReader(trx),
 
   async upsertMany(garageId, rows, defaultCurrency) {
     if (!isUuid(garageId)) throw new InvalidReferenceError('Unknown garage');
     const { set, changed } = upsertChanges('vehicles', IMPORTED);
     const ids: Record<string, string> = {};
-    for (const chunk of chunks(lastByKey(rows, (r) => r.reference))) {
+    const unique = lastByKey(rows, (r) => r.reference);
+    for (const chunk of chunks(unique)) {
       await trx
         .insertInto('vehicles')
         .values(chunk.map((r) => toRow(garageId, r, defaultCurrency)))
@@ -125,6 +130,7 @@ export const makeVehicleRepository = (trx: Transaction<Database>): VehicleReposi
         .execute();
       for (const { id, reference } of saved) ids[reference] = id;
     }
+    bulkWrites.record(['vehicles'], unique.length);
     return ids;
   },
 });

@@ -1,0 +1,43 @@
+import t from 'tap';
+import { makePageCache } from '../src/http/page-cache.js';
+import { LIST_CACHE_BUDGET } from '../src/plugins/list-cache.js';
+
+/** A page of 100 products as the API sends it: about 40 KB. */
+const PAGE_BYTES = 40_000;
+const CATALOG_PAGES = 50;
+
+const cacheOfTheApi = () => {
+  let now = 0;
+  const cache = makePageCache<{ page: string }>({ ...LIST_CACHE_BUDGET, ttlMs: 3000, now: () => now });
+  return { cache, tick: () => (now += 1) };
+};
+
+const pagesOf = (garage: string, count: number) => Array.from({ length: count }, (_, i) => `${garage} page ${i}`);
+
+t.test("a garage's whole catalog, read page after page again and again, stays in the cache", async (t) => {
+  const { cache, tick } = cacheOfTheApi();
+  const catalog = pagesOf('garage-a', CATALOG_PAGES);
+  for (const key of catalog) cache.set('garage-a', key, { page: key }, PAGE_BYTES);
+  let found = 0;
+  for (let pass = 0; pass < 3; pass += 1) {
+    for (const key of catalog) {
+      tick();
+      if (cache.get(key)) found += 1;
+      else cache.set('garage-a', key, { page: key }, PAGE_BYTES);
+    }
+  }
+  t.equal(found, 3 * CATALOG_PAGES, 'every page of every later pass is served from the cache');
+});
+
+t.test('a garage asking for ever new pages evicts only its own', async (t) => {
+  const { cache, tick } = cacheOfTheApi();
+  const others = ['garage-b', 'garage-c', 'garage-d'].flatMap((garage) => pagesOf(garage, CATALOG_PAGES).map((key) => ({ garage, key })));
+  for (const { garage, key } of others) cache.set(garage, key, { page: key }, PAGE_BYTES);
+  for (const key of pagesOf('flood', 2_000)) {
+    tick();
+    cache.set('flood', key, { page: key }, PAGE_BYTES);
+  }
+  t.ok(others.every(({ key }) => cache.get(key)), "three other garages' catalogs are all still there");
+  const kept = pagesOf('flood', 2_000).filter((key) => cache.get(key)).length;
+  t.ok(kept * PAGE_BYTES <= LIST_CACHE_BUDGET.maxBytes * LIST_CACHE_BUDGET.garageShare, `the flooding garage holds its share at most (${kept} pages)`);
+});
