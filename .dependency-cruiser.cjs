@@ -1,5 +1,5 @@
 /**
- * The dependency rule of ARCHITECTURE.md, enforced on every `pnpm test`: apps → adapters → domain, never the other
+ * The dependency rule of docs/contributors/architecture.md, enforced on every `pnpm test`: apps → adapters → domain, never the other
  * way. One rule per layer rule, each saying why; `pnpm check:deps` names the rule and the import that breaks it.
  */
 
@@ -25,7 +25,7 @@ module.exports = {
       name: 'domain-imports-no-framework',
       comment:
         'Use cases are plain functions over ports, so that a worker, a CLI or a test can run them without Fastify, ' +
-        'Kysely, pg, ioredis or pino (ARCHITECTURE.md: the domain may use a date library, nothing more).',
+        'Kysely, pg, ioredis or pino (docs/contributors/architecture.md: the domain may use a date library, nothing more).',
       severity: 'error',
       from: { path: '^packages/domain/src' },
       to: { path: INFRASTRUCTURE },
