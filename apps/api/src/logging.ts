@@ -4,7 +4,6 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevel } from '@garage/config';
-import { LOG_REDACTION } from '@garage/observability';
 import { traceLogMixin } from '@garage/observability/tracing';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -125,7 +124,10 @@ export const createLogger = (level: LogLevel, stream?: DestinationStream): Logge
       level,
       // Belt and braces: should a line ever carry headers, a query or a key, the credentials are still hidden. `req`
       // needs no path here: its serializer keeps no headers, and redacts the query itself.
-      redact: LOG_REDACTION,
+      redact: {
+        paths: ['headers["x-api-key"]', 'headers.authorization', 'query.apiKey', 'apiKey'],
+        censor: '[REDACTED]',
+      },
       serializers: { req: serializeRequest },
       mixin: traceLogMixin(),
     },

@@ -1,4 +1,5 @@
 import { connectPostgres, makeDeliveryQueue } from '@garage/postgres';
+import { pino } from 'pino';
 import { loadWorkerConfig, type WorkerConfig } from '@garage/config';
 import {
   registerDatabaseConnectionMetrics,
@@ -7,10 +8,9 @@ import {
   startMetricsServer,
   type HealthReport,
 } from '@garage/observability';
-import { stopTracing } from '@garage/observability/tracing';
+import { stopTracing, traceLogMixin } from '@garage/observability/tracing';
 import { makeWebhookDelivery, registerWebhookMetrics } from '@garage/webhook-delivery';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { createWorkerLogger } from './logger.js';
 
 /**
  * The dedicated webhook worker: delivers what the API processes wrote to the outbox. Run as many as needed; they
@@ -25,7 +25,7 @@ try {
   process.exit(1);
 }
 
-const logger = createWorkerLogger(config.logLevel);
+const logger = pino({ level: config.logLevel, base: { service: 'garage-worker', pid: process.pid }, mixin: traceLogMixin() });
 const database = connectPostgres({ connectionString: config.databaseUrl, max: 4, applicationName: 'garage-worker' });
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });

@@ -2,4 +2,3 @@ export { startMetricsServer, type MetricsServer } from './metrics-server.js';
 export { startHealthServer, type HealthReport, type HealthServer } from './health-server.js';
 export { registerHealthMetrics, type HealthMetrics } from './health-metrics.js';
 export { registerDatabaseConnectionMetrics, type DatabaseConnectionMetrics } from './database-metrics.js';
-export { LOG_REDACTION } from './log-redaction.js';
