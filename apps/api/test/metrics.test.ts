@@ -109,11 +109,16 @@ t.test('GET /metrics', async (t) => {
   });
 
   t.test('a database connection the server ends is counted, and the next request is served', async (t) => {
-    const lost = async () => valueOf((await scrape(app)).samples, 'db_connection_errors_total', { database: 'primary' });
+    const lost = async () => valueOf((await scrape(app)).samples, 'db_connection_errors_total', { database: 'primary', source: 'in_use' });
     const before = await lost();
-    await db.handle.pool?.query(`select pg_terminate_backend(pid) from pg_stat_activity
-                                  where datname = current_database() and application_name = 'garage-api' and pid <> pg_backend_pid()`);
-    t.ok(await waitFor(async () => (await lost()) > before), 'db_connection_errors_total{database="primary"} moves');
+    // A connection of the app's pool, held as a transaction would hold it, ended by the server.
+    const pool = app.storage.handle.pool;
+    if (!pool) throw new Error('the app runs on Postgres');
+    const held = await pool.connect();
+    const { rows } = await held.query<{ pid: number }>('select pg_backend_pid() as pid');
+    await db.handle.pool?.query('select pg_terminate_backend($1)', [rows[0]?.pid]);
+    t.ok(await waitFor(async () => (await lost()) > before), 'db_connection_errors_total{database="primary", source="in_use"} moves');
+    held.release(true);
     const res = await app.inject({ method: 'GET', url: '/api/public/products', headers: { 'x-api-key': garage.keys.all } });
     t.equal(res.statusCode, 200);
   });
