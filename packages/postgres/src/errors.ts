@@ -79,7 +79,10 @@ export const toDomainError = (err: unknown): unknown => {
     if (code.startsWith('22')) return withCause(new ValidationError('A value cannot be stored or compared: it is out of range or malformed'), err);
     if (code.startsWith('23')) return withCause(new ValidationError('A value breaks a rule of the stored data'), err);
   }
-  if (isUnavailable(err)) return withCause(new UnavailableError('The database is unavailable; retry later'), err);
+  // A ConnectionFailure only says where pg failed: the cause kept for the log is pg's own error, which says why.
+  if (isUnavailable(err)) {
+    return withCause(new UnavailableError('The database is unavailable; retry later'), err instanceof ConnectionFailure ? err.cause : err);
+  }
   return err;
 };
 

@@ -106,6 +106,8 @@ t.test('an unreachable Postgres (connection refused) is UNAVAILABLE, for reposit
   t.teardown(() => handle.close());
   await t.rejects(makeRepositories(handle.db).garages.findBySlug('x'), { code: 'UNAVAILABLE' });
   await t.rejects(makeUnitOfWork(handle.db).run((tx) => tx.garages.findBySlug('x')), { code: 'UNAVAILABLE' });
+  const failure: unknown = await makeRepositories(handle.db).garages.findBySlug('x').catch((err: unknown) => err);
+  t.match(failure, { code: 'UNAVAILABLE', cause: { code: 'ECONNREFUSED' } }, "the cause kept for the log is pg's own error");
 });
 
 t.test('real Postgres failures', async (t) => {
