@@ -106,6 +106,12 @@ t.test('GET /metrics', async (t) => {
     }
     t.ok(valueOf(samples, 'db_pool_connections') >= 1, 'the pool holds the connection that served start-up');
     t.equal(valueOf(samples, 'db_pool_waiting_requests'), 0);
+    for (const source of ['idle', 'in_use', 'listen']) {
+      t.ok(
+        samples.some((s) => s.name === 'db_connection_errors_total' && s.labels.database === 'primary' && s.labels.source === source),
+        `db_connection_errors_total{source="${source}"} is exported before any loss`,
+      );
+    }
   });
 
   t.test('a database connection the server ends is counted, and the next request is served', async (t) => {

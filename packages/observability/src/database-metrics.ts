@@ -9,6 +9,9 @@ export interface WarningLogger {
   warn(details: object, message: string): void;
 }
 
+/** Where `@garage/postgres` reports a lost connection from (its `ConnectionErrorSource`). */
+const SOURCES = ['idle', 'in_use', 'listen'] as const;
+
 export interface DatabaseConnectionMetrics {
   /** Logs and counts every connection error of `handle`, labelled with `database` (`primary`, `replica`). */
   watch(handle: ConnectionErrorsSource, database: string): void;
@@ -28,6 +31,8 @@ export const registerDatabaseConnectionMetrics = (registry: Registry, logger: Wa
   });
   return {
     watch(handle, database) {
+      // Every series exists from the start, at 0: an alert's `increase` sees the first loss, and the name is exported.
+      for (const source of SOURCES) errors.inc({ database, source }, 0);
       handle.onConnectionError((err, source) => {
         logger.warn({ err, database, source }, 'database connection lost');
         errors.inc({ database, source });
