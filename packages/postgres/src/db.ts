@@ -28,7 +28,7 @@ export interface DatabaseHandle {
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /**
-   * Calls `listener` with every error of a connection (docs/operators/alerts.md, GaragePostgresConnectionErrors):
+   * Calls `listener` with every error of a connection (docs/operators/alerts.md, GaragePostgresConnectionsLost):
    * the process logs and counts them. PGlite has no connection to lose.
    */
   onConnectionError(listener: ConnectionErrorListener): void;

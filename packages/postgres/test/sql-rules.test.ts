@@ -2,6 +2,7 @@ import t from 'tap';
 import { APPOINTMENT_STATUSES, holdsPlace, MAX_DURATION_MINUTES, type AppointmentStatus } from '@garage/domain';
 import { sql, type Kysely } from 'kysely';
 import { appliedSqlRulesDigest, makeRepositories, type Database, type Executor } from '../src/index.js';
+import { listOverlappingUnderLock } from '../src/repositories/appointment-repository.js';
 import { acquireBookingLock } from '../src/repositories/locks.js';
 import { SYNC_TOGGLE_COLUMNS } from '../src/repositories/sync-toggle-columns.js';
 import { sqlRulesDigest } from '../src/sql-rules/index.js';
@@ -144,7 +145,12 @@ for (const backend of backends) {
         await acquireBookingLock(trx, { garageId, localDate: '2030-03-09' });
         await insertAppointment(trx, garageId, integrationId, at('2030-03-09', '10:00:00'), at('2030-03-09', '11:00:00'));
       });
-      t.same(await versionsOn('2030-03-09', '2030-03-09'), { '2030-03-09': 1 });
+      // Booking's path: the lock taken inside booking_places_under_lock, with its places.
+      await db.transaction().execute(async (trx) => {
+        await listOverlappingUnderLock(trx, { garageId, localDate: '2030-03-10' }, at('2030-03-10', '10:00:00'), at('2030-03-10', '11:00:00'));
+        await insertAppointment(trx, garageId, integrationId, at('2030-03-10', '10:00:00'), at('2030-03-10', '11:00:00'));
+      });
+      t.same(await versionsOn('2030-03-09', '2030-03-10'), { '2030-03-09': 1, '2030-03-10': 1 });
     });
 
     t.test('an event reaches the integrations with its audience’s toggle on, or all of them without one', async (t) => {
