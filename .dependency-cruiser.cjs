@@ -1,5 +1,5 @@
 /**
- * The dependency rule of ARCHITECTURE.md, enforced on every `pnpm test`: apps → adapters → domain, never the other
+ * The dependency rule of docs/contributors/architecture.md, enforced on every `pnpm test`: apps → adapters → domain, never the other
  * way. One rule per layer rule, each saying why; `pnpm check:deps` names the rule and the import that breaks it.
  */
 

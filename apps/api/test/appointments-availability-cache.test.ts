@@ -92,6 +92,29 @@ t.test('availability follows every change at once, on every instance', async (t)
     t.same(Object.keys(await remaining(b, key, TUESDAY)), [at(TUESDAY, '09:00'), at(TUESDAY, '09:30')], 'opening hours');
   });
 
+  t.test("an operator's change to appointments made in SQL is seen by the next read on every instance", async (t) => {
+    const garage = await createBookingGarage(admin);
+    const key = garage.shop.key;
+    const nine = at(TUESDAY, '09:00');
+    const id = await book(a, key, nine);
+    t.equal((await remaining(a, key, TUESDAY))[nine], 1, 'A has computed Tuesday with the booking');
+    t.equal((await remaining(b, key, TUESDAY))[nine], 1, 'so has B');
+    // A manual fix outside the application: no use case, no lock taken (docs/contributors/sql-rules.md).
+    await db.handle.pool!.query(`update appointments set status = 'cancelled' where id = $1`, [id]);
+    t.equal((await remaining(a, key, TUESDAY))[nine], 2, 'A lists the place again');
+    t.equal((await remaining(b, key, TUESDAY))[nine], 2, 'so does B');
+    await db.handle.pool!.query(`delete from appointments where id = $1`, [id]);
+    t.equal((await remaining(b, key, TUESDAY))[nine], 2, 'deleting the cancelled appointment frees nothing more');
+    await db.handle.pool!.query(
+      `insert into appointments (garage_id, integration_id, starts_at, ends_at, duration_minutes, customer_name)
+         select $1, i.id, $2::timestamptz, $2::timestamptz + interval '30 minutes', 30, 'By hand'
+           from integrations i where i.garage_id = $1 limit 1`,
+      [garage.id, nine],
+    );
+    t.equal((await remaining(a, key, TUESDAY))[nine], 1, 'an appointment inserted by hand takes its place on A');
+    t.equal((await remaining(b, key, TUESDAY))[nine], 1, 'and on B');
+  });
+
   t.test('the kept answer equals a fresh computation', async (t) => {
     const garage = await createBookingGarage(admin, { capacity: 3 });
     const key = garage.shop.key;

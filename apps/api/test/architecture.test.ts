@@ -15,7 +15,7 @@ const sources = async (dir: string): Promise<string[]> => {
 };
 
 // src/testing/ is test support for other packages' tests (it starts the built API), not part of the app.
-t.test('only the composition root (src/composition/) knows the concrete adapters (ARCHITECTURE.md)', async (t) => {
+t.test('only the composition root (src/composition/) knows the concrete adapters (docs/contributors/architecture.md)', async (t) => {
   const files = await sources(SRC);
   t.ok(files.length > 10);
   const offenders: string[] = [];

@@ -65,7 +65,7 @@ const receiver = async (t: Test, statuses: number[]) => {
 
 t.test('GET /metrics', async (t) => {
   // One instance for every check below, as a scraper sees it; retries are quick so that a retried webhook shows.
-  const { app, admin } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '100ms', ...LOOPBACK_WEBHOOKS } });
+  const { app, admin, db } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '100ms', ...LOOPBACK_WEBHOOKS } });
   const garage = await seedGarage(admin);
 
   t.test('requests by route pattern and status, never by URL', async (t) => {
@@ -106,6 +106,27 @@ t.test('GET /metrics', async (t) => {
     }
     t.ok(valueOf(samples, 'db_pool_connections') >= 1, 'the pool holds the connection that served start-up');
     t.equal(valueOf(samples, 'db_pool_waiting_requests'), 0);
+    for (const source of ['idle', 'in_use', 'listen']) {
+      t.ok(
+        samples.some((s) => s.name === 'db_connection_errors_total' && s.labels.database === 'primary' && s.labels.source === source),
+        `db_connection_errors_total{source="${source}"} is exported before any loss`,
+      );
+    }
+  });
+
+  t.test('a database connection the server ends is counted, and the next request is served', async (t) => {
+    const lost = async () => valueOf((await scrape(app)).samples, 'db_connection_errors_total', { database: 'primary', source: 'in_use' });
+    const before = await lost();
+    // A connection of the app's pool, held as a transaction would hold it, ended by the server.
+    const pool = app.storage.handle.pool;
+    if (!pool) throw new Error('the app runs on Postgres');
+    const held = await pool.connect();
+    const { rows } = await held.query<{ pid: number }>('select pg_backend_pid() as pid');
+    await db.handle.pool?.query('select pg_terminate_backend($1)', [rows[0]?.pid]);
+    t.ok(await waitFor(async () => (await lost()) > before), 'db_connection_errors_total{database="primary", source="in_use"} moves');
+    held.release(true);
+    const res = await app.inject({ method: 'GET', url: '/api/public/products', headers: { 'x-api-key': garage.keys.all } });
+    t.equal(res.statusCode, 200);
   });
 
   t.test('429s are counted by route; /metrics itself is neither limited nor documented', async (t) => {

@@ -174,7 +174,7 @@ t.test('without WEBHOOK_ALLOWED_NETWORKS a loopback receiver is refused: no conn
   t.teardown(receiver.close);
   const { app, admin, db } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '1h' } });
   await admin.createGarage({ slug: 'inside', name: 'Inside' });
-  // The test's operator may configure loopback URLs (see admin.ts); this API process allows no internal destination.
+  // The test's operator may configure loopback URLs (see `adminFor` in @garage/composition/testing); this API process allows no internal destination.
   const inside = await admin.createIntegration({ garageSlug: 'inside', name: 'inside', sync: [], webhookUrl: `${receiver.url}/hook` });
   await app.ready();
   const res = await app.inject({ method: 'POST', url: '/api/public/webhooks/test', headers: { 'x-api-key': inside.apiKey } });

@@ -1,6 +1,12 @@
 import { connectPostgres, makeDeliveryQueue } from '@garage/postgres';
 import { loadWorkerConfig, type WorkerConfig } from '@garage/config';
-import { registerHealthMetrics, startHealthServer, startMetricsServer, type HealthReport } from '@garage/observability';
+import {
+  registerDatabaseConnectionMetrics,
+  registerHealthMetrics,
+  startHealthServer,
+  startMetricsServer,
+  type HealthReport,
+} from '@garage/observability';
 import { stopTracing } from '@garage/observability/tracing';
 import { makeWebhookDelivery, registerWebhookMetrics } from '@garage/webhook-delivery';
 import { Registry, collectDefaultMetrics } from 'prom-client';
@@ -23,6 +29,7 @@ const logger = createWorkerLogger(config.logLevel);
 const database = connectPostgres({ connectionString: config.databaseUrl, max: 4, applicationName: 'garage-worker' });
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });
+registerDatabaseConnectionMetrics(registry, logger).watch(database, 'primary');
 const webhookMetrics = registerWebhookMetrics(registry, { backlog: () => makeDeliveryQueue(database.db).backlog() });
 const loop = makeWebhookDelivery({
   db: database.db,

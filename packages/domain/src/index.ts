@@ -105,7 +105,9 @@ export { makeImportVehicles } from './fleet/import-vehicles.js';
 /** Workshop appointments: booking under the capacity rule, and the availability that the same rule computes. */
 export {
   APPOINTMENT_STATUSES,
+  holdsPlace,
   OPEN_STATUSES,
+  PLACE_HOLDING_STATUSES,
   type Appointment,
   type AppointmentCustomer,
   type AppointmentStatus,

@@ -2,6 +2,7 @@ import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { columnTypes, pgliteParsers } from './column-types.js';
+import { makeConnectionErrors, observePool, type ConnectionErrorListener, type ConnectionErrors } from './connection-failures.js';
 
 export type Db = Kysely<Database>;
 
@@ -26,13 +27,23 @@ export interface DatabaseHandle {
    * then calls `onNotify` once, since notifications sent meanwhile are lost). Resolves to the function that stops it.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` with every error of a connection (docs/operators/alerts.md, GaragePostgresConnectionsLost):
+   * the process logs and counts them. PGlite has no connection to lose.
+   */
+  onConnectionError(listener: ConnectionErrorListener): void;
   pool?: pg.Pool;
 }
 
 const RELISTEN_DELAY_MS = 1_000;
 
 /** LISTEN on a dedicated pg client: a pooled connection would drop the subscription when released. */
-const listenOn = async (config: pg.ClientConfig, channel: string, onNotify: () => void): Promise<() => Promise<void>> => {
+const listenOn = async (
+  config: pg.ClientConfig,
+  channel: string,
+  onNotify: () => void,
+  errors: ConnectionErrors,
+): Promise<() => Promise<void>> => {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -43,10 +54,15 @@ const listenOn = async (config: pg.ClientConfig, channel: string, onNotify: () =
     const lost = () => {
       if (client !== next || !listening) return;
       client = null;
-      next.end().catch(() => {});
+      // The connection is gone and its error reported: ending it only frees the socket.
+      next.end().catch(() => undefined);
       if (!stopped) retry = setTimeout(() => void reconnect(), RELISTEN_DELAY_MS);
     };
-    next.on('error', lost);
+    // Reported once per connection: pg may emit twice for one loss, and `lost` forgets the connection.
+    next.on('error', (error) => {
+      if (client === next && listening) errors.report(error, 'listen');
+      lost();
+    });
     next.on('end', lost);
     next.on('notification', (message) => {
       if (message.channel === channel) onNotify();
@@ -87,13 +103,8 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
     application_name: options.applicationName ?? 'garage-api',
     types: columnTypes,
   });
-  // An idle client losing its connection emits on the pool; without a listener that would crash the process.
-  pool.on('error', () => {});
-  // A checked-out client (e.g. idle inside a transaction) emits on itself, where pg-pool listens only while it is
-  // idle: without this, a Postgres restart mid-transaction would crash the process. The failure still reaches the
-  // next query on that client, and pg-pool discards the client on release.
-  pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const errors = makeConnectionErrors();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: observePool(pool, errors), controlClient: pg.Client }) });
   return {
     db,
     kind: 'postgres',
@@ -106,7 +117,9 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
         { connectionString: options.connectionString, connectionTimeoutMillis: options.connectionTimeoutMillis ?? 2000, application_name: `${options.applicationName ?? 'garage-api'}-listen` },
         channel,
         onNotify,
+        errors,
       ),
+    onConnectionError: (listener) => errors.listen(listener),
     // Kysely ends the pool only if it ever ran a query; connections opened by `ping` alone must be closed too.
     close: async () => {
       await db.destroy();
@@ -132,6 +145,8 @@ export const connectPglite = async (dataDir: string | undefined, { loadDataDir }
     ping: async () => {
       await pglite.query('select 1');
     },
+    // In the process: no connection to lose, nothing to report.
+    onConnectionError: () => undefined,
     listen: async (channel, onNotify) => {
       const unsubscribe = await pglite.listen(channel, () => onNotify());
       return async () => {

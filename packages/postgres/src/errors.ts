@@ -1,4 +1,5 @@
 import { DuplicateError, InvalidReferenceError, isDomainError, UnavailableError, ValidationError } from '@garage/domain';
+import { ConnectionFailure } from './connection-failures.js';
 
 /**
  * The one place where database failures become domain errors (docs/reference/contract.md §2): transports see only codes, and
@@ -22,17 +23,9 @@ const NETWORK_CODES = new Set([
 const isUnavailableSqlState = (code: string) =>
   code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', '57014'].includes(code);
 
-/** pg reports pool and socket failures as plain Errors without a code. */
-const UNAVAILABLE_MESSAGES = [
-  /timeout exceeded when trying to connect/i,
-  /^Connection terminated/i,
-  /connection error and is not queryable/i,
-];
-
 interface DriverError {
   code?: unknown;
   constraint?: unknown;
-  message?: unknown;
   cause?: unknown;
   errors?: unknown;
 }
@@ -45,11 +38,12 @@ const chain = (err: unknown, depth = 0): DriverError[] => {
   return [e, ...chain(e.cause, depth + 1), ...nested.flatMap((n: unknown) => chain(n, depth + 1))];
 };
 
+/** By class and code only: a lost or unobtainable connection (`ConnectionFailure`), a socket's code, a SQLSTATE. */
 const isUnavailable = (err: unknown): boolean =>
   chain(err).some(
-    ({ code, message }) =>
-      (typeof code === 'string' && (NETWORK_CODES.has(code) || isUnavailableSqlState(code))) ||
-      (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))),
+    (e) =>
+      e instanceof ConnectionFailure ||
+      (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || isUnavailableSqlState(e.code))),
   );
 
 const withCause = <E extends Error>(error: E, cause: unknown): E => Object.assign(error, { cause });
@@ -85,7 +79,10 @@ export const toDomainError = (err: unknown): unknown => {
     if (code.startsWith('22')) return withCause(new ValidationError('A value cannot be stored or compared: it is out of range or malformed'), err);
     if (code.startsWith('23')) return withCause(new ValidationError('A value breaks a rule of the stored data'), err);
   }
-  if (isUnavailable(err)) return withCause(new UnavailableError('The database is unavailable; retry later'), err);
+  // A ConnectionFailure only says where pg failed: the cause kept for the log is pg's own error, which says why.
+  if (isUnavailable(err)) {
+    return withCause(new UnavailableError('The database is unavailable; retry later'), err instanceof ConnectionFailure ? err.cause : err);
+  }
   return err;
 };
 

@@ -1,4 +1,5 @@
 export * from './db.js';
+export { ConnectionFailure, type ConnectionErrorListener, type ConnectionErrorSource } from './connection-failures.js';
 export * from './schema.js';
 export * from './migrations/index.js';
 export * from './errors.js';

@@ -5,8 +5,8 @@ import { placesStatement } from '../src/repositories/availability-reader.js';
 
 /**
  * The occupancy read behind booking, rescheduling and availability is one statement, the function `booking_places`
- * (migration 0009), which the planner inlines so that the partial index of the appointments that hold a place serves
- * it; availability's read of the versions of its days uses the primary key of `booking_days`. The planner's choice
+ * (src/sql-rules/booking-days.ts), which the planner inlines so that the partial index of the appointments that hold
+ * a place serves it; availability's read of the versions of its days uses the primary key of `booking_days`. The planner's choice
  * on a tiny table is no proof, so sequential scans are turned off: if an index could not serve a query, the plan
  * would still show a scan of the table. The statements are those the repositories send.
  */

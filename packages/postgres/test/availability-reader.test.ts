@@ -4,7 +4,7 @@ import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
 import { backends, insertGarage } from '@garage/postgres/testing';
 
 // What the booking contract does not cover of `findCalendars`: the garage as `findById` reads it and the closures of
-// the dates asked for, through the function availability_calendar (migration 0009), on both backends.
+// the dates asked for, through the function garage_calendar (src/sql-rules/booking-days.ts), on both backends.
 for (const backend of backends) {
   t.test(backend.name, async (t) => {
     const { handle, drop } = await backend.open();

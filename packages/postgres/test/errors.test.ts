@@ -5,6 +5,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Test } from 'tap';
 import { connectPostgres, type DatabaseHandle } from '../src/db.js';
 import { toDomainError, withErrorMapping } from '../src/errors.js';
+import { ConnectionFailure, type ConnectionErrorSource } from '../src/connection-failures.js';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
 import { backends, createTestDatabase } from '@garage/postgres/testing';
 
@@ -19,8 +20,10 @@ t.test('Postgres error codes and connection failures map to domain errors', asyn
     [Object.assign(new Error('link'), { code: '08006' }), 'UNAVAILABLE'],
     [Object.assign(new Error('reset'), { code: 'ECONNRESET' }), 'UNAVAILABLE'],
     [new AggregateError([Object.assign(new Error('v6'), { code: 'ECONNREFUSED' })], 'connect'), 'UNAVAILABLE'],
-    [new Error('timeout exceeded when trying to connect'), 'UNAVAILABLE'],
-    [new Error('Connection terminated unexpectedly'), 'UNAVAILABLE'],
+    [new ConnectionFailure(new Error('timeout exceeded when trying to connect')), 'UNAVAILABLE'],
+    [new Error('wrapped', { cause: new ConnectionFailure(new Error('lost')) }), 'UNAVAILABLE'],
+    // A message is no classification: only where pg raised it (a ConnectionFailure) says the connection failed.
+    [new Error('Connection terminated unexpectedly'), undefined],
     [new Error('wrapped', { cause: Object.assign(new Error('x'), { code: 'ECONNREFUSED' }) }), 'UNAVAILABLE'],
     [Object.assign(new Error('nul'), { code: '22021' }), 'VALIDATION_FAILED'],
     [Object.assign(new Error('timestamp out of range'), { code: '22008' }), 'VALIDATION_FAILED'],
@@ -103,6 +106,8 @@ t.test('an unreachable Postgres (connection refused) is UNAVAILABLE, for reposit
   t.teardown(() => handle.close());
   await t.rejects(makeRepositories(handle.db).garages.findBySlug('x'), { code: 'UNAVAILABLE' });
   await t.rejects(makeUnitOfWork(handle.db).run((tx) => tx.garages.findBySlug('x')), { code: 'UNAVAILABLE' });
+  const failure: unknown = await makeRepositories(handle.db).garages.findBySlug('x').catch((err: unknown) => err);
+  t.match(failure, { code: 'UNAVAILABLE', cause: { code: 'ECONNREFUSED' } }, "the cause kept for the log is pg's own error");
 });
 
 t.test('real Postgres failures', async (t) => {
@@ -117,11 +122,14 @@ t.test('real Postgres failures', async (t) => {
     await t.rejects(makeRepositories(handle.db).garages.findBySlug('x'), { code: 'UNAVAILABLE' });
   });
 
-  t.test('a connection terminated by the server in the middle of a unit of work is UNAVAILABLE', async (t) => {
+  const terminateOthers = sql`select pg_terminate_backend(pid) from pg_stat_activity
+    where datname = current_database() and pid <> pg_backend_pid()`;
+
+  t.test('a connection terminated by the server in the middle of a unit of work is UNAVAILABLE, and reported', async (t) => {
     const handle = connectPostgres({ connectionString: database.url, max: 2 });
     t.teardown(() => handle.close());
-    const terminateOthers = sql`select pg_terminate_backend(pid) from pg_stat_activity
-      where datname = current_database() and pid <> pg_backend_pid()`;
+    const reported: ConnectionErrorSource[] = [];
+    handle.onConnectionError((_error, source) => reported.push(source));
     await t.rejects(
       makeUnitOfWork(handle.db).run(async (tx) => {
         await tx.garages.findBySlug('x');
@@ -130,6 +138,27 @@ t.test('real Postgres failures', async (t) => {
       }),
       { code: 'UNAVAILABLE' },
     );
+    t.same(reported, ['in_use'], 'the lost connection is reported once, as one in use');
     t.equal(await makeRepositories(handle.db).garages.findBySlug('x'), null, 'the pool recovers by itself');
+  });
+
+  t.test('an idle pooled connection that the server ends is reported, and the pool goes on', async (t) => {
+    const handle = connectPostgres({ connectionString: database.url, max: 1 });
+    t.teardown(() => handle.close());
+    await makeRepositories(handle.db).garages.findBySlug('x');
+    const reported = new Promise<ConnectionErrorSource>((resolve) => handle.onConnectionError((_error, source) => resolve(source)));
+    await terminateOthers.execute(database.handle.db);
+    t.equal(await reported, 'idle');
+    t.equal(await makeRepositories(handle.db).garages.findBySlug('x'), null);
+  });
+
+  t.test('a failure that is a bug, not the connection, stays what it is (a 500)', async (t) => {
+    const handle = connectPostgres({ connectionString: database.url, max: 1 });
+    t.teardown(() => handle.close());
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const failure = await sql`select ${circular}::jsonb`.execute(handle.db).catch((err: unknown) => err);
+    t.type(failure, TypeError);
+    t.equal(codeOf(toDomainError(failure)), undefined);
   });
 });

@@ -8,8 +8,11 @@ export interface RedisOptions {
   url?: string;
   /** Or the seed nodes of a Redis Cluster. */
   clusterNodes?: { host: string; port: number }[];
-  /** Called with connection errors; ioredis reconnects by itself, so these are warnings, not crashes. */
-  onError?: (err: Error) => void;
+  /**
+   * Called with every connection error (each failed reconnection attempt included): ioredis reconnects by itself, so
+   * these are for counting, not crashes. `watchRedis` reports outages at a bounded rate for the logs.
+   */
+  onError: (err: Error) => void;
 }
 
 /**
@@ -17,7 +20,7 @@ export interface RedisOptions {
  * No offline queue (commands fail immediately while disconnected), short connect and command timeouts, one attempt
  * per command, and reconnection in the background with a capped backoff so enforcement resumes by itself.
  */
-export const connectRedis = ({ url, clusterNodes, onError = () => {} }: RedisOptions): RedisClient => {
+export const connectRedis = ({ url, clusterNodes, onError }: RedisOptions): RedisClient => {
   const failFast = {
     enableOfflineQueue: false,
     connectTimeout: 500,

@@ -7,7 +7,7 @@ import { requireTestRedis } from '../src/testing/index.js';
 const url = await requireTestRedis();
 
 const connected = async (t: Test) => {
-  const redis = connectRedis({ url });
+  const redis = connectRedis({ url, onError: (err) => t.comment(`redis: ${err.message}`) });
   t.teardown(() => redis.disconnect());
   t.equal(await waitForRedis(redis), true);
   return redis;

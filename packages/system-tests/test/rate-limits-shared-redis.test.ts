@@ -21,9 +21,10 @@ const LEAD = JSON.stringify({ vehicleId: UNKNOWN_VEHICLE, name: 'A', email: 'a@e
 const NET = `10.${randomInt(256)}.${randomInt(256)}`;
 
 const forgetCounters = async () => {
-  const redis = connectRedis({ url: sharedRedisUrl });
+  const errors: string[] = [];
+  const redis = connectRedis({ url: sharedRedisUrl, onError: (err) => errors.push(err.message) });
   try {
-    if (!(await waitForRedis(redis))) throw new Error(`Redis at ${sharedRedisUrl} does not answer`);
+    if (!(await waitForRedis(redis))) throw new Error(`Redis at ${sharedRedisUrl} does not answer (${errors.join('; ')})`);
     const keys = await redis.keys(`${RATE_LIMIT_NAMESPACE}*${NET}.*`);
     if (keys.length > 0) await redis.del(...keys);
   } finally {

@@ -16,7 +16,7 @@ declare module 'fastify' {
  * warning is logged when the outage starts (refused, dropped or hung) and then once a minute, not once per request.
  */
 const openRedis = async (app: FastifyInstance, target: Pick<RedisOptions, 'url' | 'clusterNodes'>): Promise<RedisClient> => {
-  const redis = connectRedis(target);
+  const redis = connectRedis({ ...target, onError: () => app.metrics.countRedisError() });
   const stopWatching = watchRedis(redis, {
     onDown: (err) => app.log.warn({ err }, 'Redis unreachable: per-IP rate limits are not enforced until it is back'),
     onUp: () => app.log.info('Redis reachable again: per-IP rate limits are enforced'),
@@ -36,5 +36,5 @@ export default fp(
     const redis: RedisClient | null = target ? await openRedis(app, target) : null;
     app.decorate<RedisClient | null>('redis', redis);
   },
-  { name: 'redis', dependencies: ['readiness'] },
+  { name: 'redis', dependencies: ['readiness', 'metrics'] },
 );

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '@garage/config';
 import { openStorage, type Storage } from '@garage/composition';
+import { registerDatabaseConnectionMetrics, type DatabaseConnectionMetrics } from '@garage/observability';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,13 +19,14 @@ declare module 'fastify' {
  * readiness is not checked: a lagging or absent replica does not make the primary unable to serve writes, and its
  * queries fail as 503 on their own.
  */
-const openReplica = (app: FastifyInstance, config: Config, url: string): DatabaseHandle => {
+const openReplica = (app: FastifyInstance, config: Config, url: string, connections: DatabaseConnectionMetrics): DatabaseHandle => {
   const replica = connectPostgres({
     connectionString: url,
     max: config.databasePoolMax,
     statementTimeoutMillis: config.databaseStatementTimeoutMs,
     applicationName: 'garage-api-reads',
   });
+  connections.watch(replica, 'replica');
   app.addHook('onClose', () => replica.close());
   return replica;
 };
@@ -44,6 +46,8 @@ export default fp(
       pool: { max: config.databasePoolMax, statementTimeoutMillis: config.databaseStatementTimeoutMs },
     });
     app.addHook('onClose', () => storage.handle.close());
+    const connections = registerDatabaseConnectionMetrics(app.metrics.registry, app.log);
+    connections.watch(storage.handle, 'primary');
     if (storage.handle.pool) app.metrics.observePool(storage.handle.pool);
     app.readiness.add('postgres', () => storage.handle.ping());
 
@@ -52,7 +56,7 @@ export default fp(
       if (migrated.length > 0) app.log.info({ migrated }, 'database migrated');
     }
     app.decorate('storage', storage);
-    app.decorate('reads', config.databaseReadUrl ? openReplica(app, config, config.databaseReadUrl) : storage.handle);
+    app.decorate('reads', config.databaseReadUrl ? openReplica(app, config, config.databaseReadUrl, connections) : storage.handle);
   },
   { name: 'storage', dependencies: ['readiness', 'metrics'] },
 );

@@ -1,5 +1,6 @@
 import { isDomainError, UNAUTHORIZED_MESSAGE, type ErrorDetail } from '@garage/domain';
-import type { FastifyError, FastifyInstance, FastifySchemaValidationError } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { TLocalizedValidationError } from 'typebox/error';
 import fp from 'fastify-plugin';
 import type { ApiErrorCode } from '../http/error-codes.js';
 import { VersionUnsupportedError } from '../http/version-unsupported.js';
@@ -48,27 +49,25 @@ const PART_NAMES: Record<string, string> = {
 const pointerSegment = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
- * Ajv-shaped validation errors as the contract's `details`: JSON pointers to the offending field (`/customer/email`,
- * `/limit`), one entry per field, the first problem found for it.
+ * The validation errors of the app's one validator compiler (schemas/compiler.ts: TypeBox's, which Fastify hands on as
+ * the error's `validation`) as the contract's `details`: JSON pointers to the offending field (`/customer/email`,
+ * `/limit`), one entry per field, the first problem found for it. Read through TypeBox's documented error types.
  */
-const detailsOf = (errors: FastifySchemaValidationError[], part: string): ErrorDetail[] => {
+const detailsOf = (errors: readonly TLocalizedValidationError[], part: string): ErrorDetail[] => {
   const details = new Map<string, string>();
   const add = (path: string, message: string) => {
     if (!details.has(path)) details.set(path, message);
   };
   for (const e of errors) {
-    const params = e.params as Record<string, unknown>;
     if (e.keyword === 'additionalProperties') {
-      const names = (params.additionalProperties ?? [params.additionalProperty]) as string[];
       const what = part === 'body' ? 'property' : 'parameter';
-      for (const name of names) add(`${e.instancePath}/${pointerSegment(name)}`, `is not an allowed ${what}`);
+      for (const name of e.params.additionalProperties) add(`${e.instancePath}/${pointerSegment(name)}`, `is not an allowed ${what}`);
     } else if (e.keyword === 'required') {
-      const names = (params.requiredProperties ?? [params.missingProperty]) as string[];
-      for (const name of names) add(`${e.instancePath}/${pointerSegment(name)}`, 'is required');
+      for (const name of e.params.requiredProperties) add(`${e.instancePath}/${pointerSegment(name)}`, 'is required');
     } else if (e.keyword === 'boolean' && e.schemaPath.endsWith('additionalProperties')) {
       // the same unknown property, reported again by TypeBox as "schema is false"
     } else {
-      add(e.instancePath, e.message ?? 'is invalid');
+      add(e.instancePath, e.message);
     }
   }
   return [...details].map(([path, message]) => ({ path, message }));
@@ -109,7 +108,8 @@ export const toHttpError = (err: unknown): { status: number; body: ErrorBody } =
       body: {
         error: `Invalid ${PART_NAMES[part] ?? part}`,
         code: 'VALIDATION_FAILED',
-        details: detailsOf(fastifyError.validation, part),
+        // Produced by schemas/compiler.ts, the only validator compiler the app sets.
+        details: detailsOf(fastifyError.validation as unknown as TLocalizedValidationError[], part),
       },
     };
   }

@@ -14,6 +14,8 @@ export interface Metrics {
   registry: Registry;
   /** Exposes the pool's connection counts as gauges, read at scrape time. */
   observePool(pool: PoolStats): void;
+  /** Counts an error of the Redis connection (`redis_connection_errors_total`). */
+  countRedisError(): void;
 }
 
 declare module 'fastify' {
@@ -62,6 +64,12 @@ export default fp(
       registers: [registry],
     });
 
+    const redisErrors = new Counter({
+      name: 'redis_connection_errors_total',
+      help: 'Errors of the Redis connection (refused, dropped, timed out), each failed reconnection attempt counted.',
+      registers: [registry],
+    });
+
     app.addHook('onResponse', async (request, reply) => {
       const route = routeOf(request);
       const labels = { method: request.method, route, status_code: String(reply.statusCode) };
@@ -72,6 +80,7 @@ export default fp(
 
     app.decorate('metrics', {
       registry,
+      countRedisError: () => redisErrors.inc(),
       observePool: (pool) => {
         const gauge = (name: string, help: string, read: () => number) =>
           new Gauge({

@@ -66,8 +66,8 @@ const prepare = (schema: TSchema): ((input: unknown) => unknown) => {
  * Request validation with TypeBox's compiler. Bodies are checked as sent: no coercion, no defaults, and unknown
  * properties are errors (schemas say `additionalProperties: false`), so a connector's typo is reported instead of
  * dropped. Query strings, path parameters and headers get their defaults and exact scalar conversions first. The
- * returned errors have Ajv's shape (`instancePath`, `keyword`, `params`, `message`); the error handler turns them
- * into the contract's `details`.
+ * errors are TypeBox's (`TLocalizedValidationError`: `keyword`, `instancePath`, `schemaPath`, `params`, `message`),
+ * which Fastify passes on as the error's `validation`; the error handler turns them into the contract's `details`.
  */
 export const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const validator = Compile(schema);

@@ -39,6 +39,15 @@ export interface Appointment {
 /** Only these may still change; cancelled, completed and no-show appointments are history. */
 export const OPEN_STATUSES: readonly AppointmentStatus[] = ['booked', 'confirmed'];
 
+/**
+ * The appointments that hold a place in the garage's capacity: every status but a cancellation (a completed or missed
+ * appointment still held its place). The database's reads of occupancy follow this list (docs/contributors/sql-rules.md).
+ */
+export const PLACE_HOLDING_STATUSES = ['booked', 'confirmed', 'completed', 'no_show'] as const satisfies readonly AppointmentStatus[];
+
+export const holdsPlace = (appointment: Pick<Appointment, 'status'>): boolean =>
+  (PLACE_HOLDING_STATUSES as readonly AppointmentStatus[]).includes(appointment.status);
+
 /** A customer with every contact field present, null when absent: how it is stored and shown. */
 export const completeCustomer = (customer: AppointmentCustomer): Required<AppointmentCustomer> => ({
   name: customer.name,

@@ -15,7 +15,6 @@ import { sql, type Kysely } from 'kysely';
  * product's trigger renders its stock row again.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // Inside up(): the test templates are named by a hash of this function's code (migrationsFingerprint).
   const iso = (column: string) =>
     `'"' || to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"'`;
   const text = (column: string) => `to_json(${column})::text`;

@@ -71,15 +71,15 @@ export interface PlaceRow {
 export const toInterval = (row: PlaceRow): BookedInterval => ({ startsAt: new Date(Number(row.starts_ms)), endsAt: new Date(Number(row.ends_ms)) });
 
 /**
- * The arguments of the function `booking_places` (migration 0009), the one statement of "the places of a garage held
- * over `[from, to)`" that booking, rescheduling, availability and `listOverlapping` all read through.
+ * The arguments of the function `booking_places` (src/sql-rules/booking-days.ts), the one statement of "the places
+ * of a garage held over `[from, to)`" that booking, rescheduling, availability and `listOverlapping` all read through.
  */
 export const placesArguments = (garageId: string, from: Date, to: Date, excludeId?: string) =>
   sql.join([garageId, earliestStartOf(from), from, to, excludeId !== undefined && isUuid(excludeId) ? excludeId : null]);
 
 /**
  * `BookingLocks.acquireAndListOverlapping`: the day's lock (locks.ts) and the read of its places in one round trip,
- * through the function `booking_places_under_lock` (migration 0009).
+ * through the function `booking_places_under_lock` (src/sql-rules/booking-days.ts).
  */
 export const listOverlappingUnderLock = async (
   trx: Transaction<Database>,

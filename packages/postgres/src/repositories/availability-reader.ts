@@ -19,7 +19,7 @@ export const placesStatement = (garageId: string, from: string, to: string, span
 /**
  * Availability's reads (port `AvailabilityReader`): `findCalendars` runs for every availability request, `readPlaces`
  * when days are computed. Both read `booking_days` by its primary key, and the places through `booking_places`
- * (migration 0009).
+ * (src/sql-rules/booking-days.ts).
  */
 export const makeAvailabilityReader = (db: Executor): AvailabilityReader => ({
   async findCalendars(queries) {

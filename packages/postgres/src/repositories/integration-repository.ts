@@ -1,19 +1,14 @@
-import type { EncryptedSecret, Integration, IntegrationRepository, SyncToggle } from '@garage/domain';
+import type { EncryptedSecret, Integration, IntegrationRepository } from '@garage/domain';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
 import { sql } from 'kysely';
 import type { IntegrationRow, Executor } from '../schema.js';
+import { SYNC_TOGGLE_COLUMNS } from './sync-toggle-columns.js';
 
 /** The columns an `Integration` is made of: the key hash and the secret's ciphertext never leave this file. */
 const COLUMNS = [
   'id', 'garage_id', 'name', 'sync_appointments', 'sync_catalog', 'sync_stock', 'webhook_url', 'api_version', 'revoked_at',
   'last_used_at', 'created_at',
 ] as const;
-
-const TOGGLE_COLUMN = {
-  appointments: 'sync_appointments',
-  catalog: 'sync_catalog',
-  stock: 'sync_stock',
-} as const satisfies Record<SyncToggle, keyof IntegrationRow>;
 
 const toIntegration = (row: Pick<IntegrationRow, (typeof COLUMNS)[number]>): Integration => ({
   id: row.id,
@@ -263,7 +258,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
         .where('garage_id', '=', garageId)
         .where('revoked_at', 'is', null)
         .where('webhook_url', 'is not', null);
-      if (requireToggle) query = query.where(TOGGLE_COLUMN[requireToggle], '=', true);
+      if (requireToggle) query = query.where(SYNC_TOGGLE_COLUMNS[requireToggle], '=', true);
       const rows = await query.orderBy('created_at').orderBy('id').execute();
       return rows.map(toIntegration);
     },

@@ -9,7 +9,7 @@ const TABLE = { products: 'products', stock: 'stock', vehicles: 'vehicles' } as 
 /**
  * A list's version for a garage is the newest `updated_at` of the table behind it, in microseconds. Every write the
  * lists can show moves it forward: catalog writes take a time later than every row already committed (see
- * catalog-clock.ts), a deactivated product or a sold vehicle is an update, and a new product gets its stock row in
+ * clocks.ts), a deactivated product or a sold vehicle is an update, and a new product gets its stock row in
  * the same write. One correlated `max` per garage, so that each is one descent of the `(garage_id, updated_at …)`
  * index however many rows the garage has; all garages asked for at once share the round trip.
  */

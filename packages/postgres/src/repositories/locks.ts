@@ -16,9 +16,9 @@ export const lockForGarage = async (trx: Transaction<Database>, scope: string, g
 };
 
 /**
- * The booking lock of one garage and local date (port `BookingLocks`): the date's row of `booking_days`, upserted with
- * its version moved up, so that the row lock is held until the transaction ends and the version moves with its commit
- * (migration 0009). Why a row lock: the check that must not race ("fewer than `capacity` appointments overlap these
+ * The booking lock of one garage and local date (port `BookingLocks`): the function `lock_booking_day`
+ * (src/sql-rules/booking-days.ts), which upserts the date's row of `booking_days` with its version moved up, so that the
+ * row lock is held until the transaction ends and the version moves with its commit. Why a row lock: the check that must not race ("fewer than `capacity` appointments overlap these
  * slots") reads rows that may not exist yet, so no appointment row can be locked (`FOR UPDATE` cannot lock an empty
  * slot), and locking the garage row would also block unrelated writers of that row and every other day; SERIALIZABLE
  * would let competing bookings run and then abort all but one with serialization failures that each request would
@@ -30,7 +30,5 @@ export const lockForGarage = async (trx: Transaction<Database>, scope: string, g
  */
 export const acquireBookingLock = async (trx: Transaction<Database>, key: BookingLockKey): Promise<void> => {
   if (!isUuid(key.garageId)) throw new InvalidReferenceError('Unknown garage');
-  await sql`
-    insert into booking_days as d (garage_id, local_date) values (${key.garageId}, ${key.localDate})
-      on conflict (garage_id, local_date) do update set version = d.version + 1`.execute(trx);
+  await sql`select lock_booking_day(${key.garageId}, ${key.localDate}::date)`.execute(trx);
 };

@@ -73,7 +73,7 @@ const TEMPLATE_LOCK = 736_451_902;
  * template behind. Copying a template is a file copy, many times faster than running the migrations again.
  */
 const ensureTemplate = async (base: string): Promise<string> => {
-  const template = `garage_template_${migrationsFingerprint()}`;
+  const template = `garage_template_${await migrationsFingerprint()}`;
   return withAdmin(base, async (admin) => {
     const exists = async () => ((await admin.query('select 1 from pg_database where datname = $1', [template])).rowCount ?? 0) > 0;
     if (await exists()) return template;
@@ -149,7 +149,7 @@ const buildPgliteDump = async (): Promise<Blob> => {
 let pgliteTemplate: Promise<Blob> | null = null;
 const migratedPgliteDump = (): Promise<Blob> =>
   (pgliteTemplate ??= (async () => {
-    const file = join(tmpdir(), `garage-pglite-${migrationsFingerprint()}.tar`);
+    const file = join(tmpdir(), `garage-pglite-${await migrationsFingerprint()}.tar`);
     try {
       return new Blob([await readFile(file)]);
     } catch {

@@ -12,14 +12,16 @@ export const testRedisUrl = (): string => process.env.TEST_REDIS_URL || 'redis:/
 export const requireTestRedis = async (): Promise<string> => {
   const url = testRedisUrl();
   const redis = new Redis(url, { lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => {});
+  // The socket's own error says more than the rejected connect: it goes into the message.
+  let socketError: Error | undefined;
+  redis.on('error', (error: Error) => (socketError ??= error));
   try {
     await redis.connect();
     await redis.ping();
     return url;
   } catch (error) {
     throw new Error(
-      `Redis does not answer at ${url} (${(error as Error).message}): these tests need a real Redis; start one there ` +
+      `Redis does not answer at ${url} (${(socketError ?? (error as Error)).message}): these tests need a real Redis; start one there ` +
         'or set TEST_REDIS_URL to one that runs',
     );
   } finally {

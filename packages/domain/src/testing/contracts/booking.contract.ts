@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { isUuid, type AppointmentReader, type AvailabilityReader, type NewAppointment, type UnitOfWork } from '../../index.js';
+import {
+  APPOINTMENT_STATUSES,
+  holdsPlace,
+  isUuid,
+  type AppointmentReader,
+  type AvailabilityReader,
+  type NewAppointment,
+  type UnitOfWork,
+} from '../../index.js';
 import type { PortContractCase } from './idempotency-store.contract.js';
 
 /** What the booking contract needs: the ports over an empty appointments table, and rows they may reference. */
@@ -288,6 +296,24 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
       assert.deepEqual([cancelled.status, cancelled.cancelledAt, cancelled.cancellationReason], ['cancelled', cancelledAt, 'ill']);
       assert.deepEqual(await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00')), []);
       assert.equal((await f.appointments.findById(f.garageId, a.id))?.status, 'cancelled', 'still readable');
+    },
+  },
+  {
+    name: 'the places held are the appointments of the statuses that hold one (PLACE_HOLDING_STATUSES), for every reader',
+    run: async () => {
+      const f = await setup();
+      for (const status of APPOINTMENT_STATUSES) {
+        const a = await create(f, newAppointment(f));
+        await f.uow.run((tx) => tx.appointments.update(a.id, { status }));
+        const expected = holdsPlace({ status }) ? 1 : 0;
+        assert.equal((await f.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00'))).length, expected, `listOverlapping, ${status}`);
+        const under = await f.uow.run((tx) =>
+          tx.bookingLocks.acquireAndListOverlapping({ garageId: f.garageId, localDate: '2030-01-07' }, at('10:00'), at('11:00')),
+        );
+        assert.equal(under.length, expected, `acquireAndListOverlapping, ${status}`);
+        assert.equal((await f.availability.readPlaces(f.garageId, DAYS.from, DAYS.to, SPAN)).places.length, expected, `readPlaces, ${status}`);
+        await f.uow.run((tx) => tx.appointments.update(a.id, { status: 'cancelled' }));
+      }
     },
   },
   {

@@ -11,7 +11,7 @@ import type {
 
 /**
  * The behaviour every implementation of the outbox and the delivery queue shares, written once and run against
- * the in-memory fake and the Postgres adapter (ARCHITECTURE.md: one contract suite per port). A case throws an
+ * the in-memory fake and the Postgres adapter (docs/contributors/architecture.md: one contract suite per port). A case throws an
  * AssertionError when the implementation breaks the rule it is named after.
  */
 export interface WebhookStoreHarness {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   DuplicateError,
   InvalidReferenceError,
+  holdsPlace,
   systemClock,
   type Appointment,
   type AppointmentListQuery,
@@ -83,9 +84,10 @@ export const makeInMemoryBooking = ({
   /** Day versions by `garageId|localDate`. */
   const versions = new Map<string, number>();
 
-  const overlapping = (source: readonly Appointment[], garageId: string, from: Date, to: Date): BookedInterval[] =>
+  /** The places held over `[from, to)`: appointments that hold a place (`holdsPlace`), as both readers see them. */
+  const placesHeld = (source: readonly Appointment[], garageId: string, from: Date, to: Date): BookedInterval[] =>
     source
-      .filter((a) => a.garageId === garageId && a.startsAt < to && a.endsAt > from)
+      .filter((a) => a.garageId === garageId && holdsPlace(a) && a.startsAt < to && a.endsAt > from)
       .map((a) => ({ startsAt: new Date(a.startsAt), endsAt: new Date(a.endsAt) }));
 
   const assertUnique = (visible: readonly Appointment[], input: NewAppointment) => {
@@ -130,8 +132,8 @@ export const makeInMemoryBooking = ({
   const readerOver = (view: () => readonly Appointment[]): AppointmentReader => ({
     async listOverlapping(garageId, from, to, excludeId) {
       await tick();
-      return overlapping(
-        view().filter((a) => a.status !== 'cancelled' && a.id !== excludeId),
+      return placesHeld(
+        view().filter((a) => a.id !== excludeId),
         garageId,
         from,
         to,
@@ -268,7 +270,7 @@ export const makeInMemoryBooking = ({
       async readPlaces(garageId, from, to, span) {
         await tick();
         // Versions and places of the same committed state, as one statement reads them.
-        const places = overlapping(rows.filter((a) => a.status !== 'cancelled'), garageId, span.from, span.to);
+        const places = placesHeld(rows, garageId, span.from, span.to);
         return { versions: versionsOf(garageId, from, to), places };
       },
     }),
