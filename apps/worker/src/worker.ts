@@ -1,7 +1,8 @@
+import { makeDataRetention, startRetentionJob } from '@garage/composition';
 import { connectPostgres, makeDeliveryQueue } from '@garage/postgres';
 import { pino } from 'pino';
 import { loadWorkerConfig, type WorkerConfig } from '@garage/config';
-import { registerHealthMetrics, startHealthServer, startMetricsServer, type HealthReport } from '@garage/observability';
+import { registerHealthMetrics, registerRetentionMetrics, startHealthServer, startMetricsServer, type HealthReport } from '@garage/observability';
 import { stopTracing, traceLogMixin } from '@garage/observability/tracing';
 import { makeWebhookDelivery, registerWebhookMetrics } from '@garage/webhook-delivery';
 import { Registry, collectDefaultMetrics } from 'prom-client';
@@ -33,6 +34,15 @@ const loop = makeWebhookDelivery({
   logger,
   onDelivery: webhookMetrics.record,
 }).start();
+// The retention job runs here too (docs/operators/retention.md), so that a deployment whose API instances are busy or
+// few still deletes what it no longer keeps; runs of several processes overlap harmlessly.
+const retention = makeDataRetention(database.db, config.retention);
+registerRetentionMetrics(registry, retention.measure);
+const retentionJob = startRetentionJob({
+  enforce: retention.enforce,
+  onPurged: (purged) => logger.info({ purged }, 'rows past their retention deleted'),
+  onError: (err) => logger.warn({ err }, 'could not enforce the retention; retrying at the next interval'),
+});
 
 let stopping = false;
 /** Ready while Postgres answers within 1.5 s and the worker is not stopping; live while the process runs. */
@@ -53,7 +63,7 @@ const shutdown = async (signal: NodeJS.Signals) => {
   stopping = true;
   logger.info({ signal }, 'stopping: finishing the deliveries in flight');
   try {
-    await loop.stop();
+    await Promise.all([loop.stop(), retentionJob.stop()]);
     healthMetrics.stop();
     await Promise.all([health.close(), metrics.close()]);
     await database.close();

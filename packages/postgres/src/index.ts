@@ -5,3 +5,5 @@ export * from './errors.js';
 export * from './repositories/index.js';
 export * from './webhooks/index.js';
 export * from './idempotency-store.js';
+export * from './retention/index.js';
+export { makePersonalDataReader, makePersonalDataUnitOfWork } from './personal-data/personal-data-store.js';
