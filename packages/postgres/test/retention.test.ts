@@ -1,4 +1,5 @@
 import { DAY_MS, makeEnforceRetention, makeMeasureRetention, type RetentionStore } from '@garage/domain';
+import { testClock } from '@garage/domain/testing';
 import { backends, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { sql } from 'kysely';
 import t from 'tap';
@@ -6,7 +7,7 @@ import { makeRetentionStore, retainedTables, retentionPoliciesOf } from '../src/
 
 /** docs/operators/retention.md: old rows go, recent rows stay, in batches, on every database the adapter runs on. */
 const NOW = new Date('2026-12-15T12:00:00Z');
-const clock = { now: () => NOW };
+const clock = testClock(NOW.toISOString());
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * DAY_MS);
 const settings = { webhookEventDays: 30, webhookDeliveryDays: 14 };
 

@@ -21,7 +21,7 @@ export const makeRetentionStore = (db: Kysely<any>, tables: readonly RetainedTab
       const result = await sql`
         delete from ${sql.table(table)}
          where ctid = any(array(
-           select ctid from ${sql.table(table)} where ${column} < ${before} order by ${column} limit ${limit}))`.execute(db);
+           select ctid from ${sql.table(table)} where ${column} <= ${before} order by ${column} limit ${limit}))`.execute(db);
       return Number(result.numAffectedRows ?? 0);
     },
 
