@@ -51,15 +51,18 @@ const env = { DATABASE_URL: databaseUrl, ENCRYPTION_KEY, DELIVER_WEBHOOKS: 'fals
 const cli = async (main: string, args: string[]) => JSON.parse((await run(process.execPath, [main, ...args, '--json'], { env: { PATH: process.env['PATH'] ?? '', ...env } })).stdout);
 
 t.test(`from ${release.commit} to this release, under traffic`, async (t) => {
-  // The previous release migrates the database to its own schema and holds the garage.
-  const oldInstances = [await startApi(t, { ...env, LOG_LEVEL: 'info' }, { main: release.apiMain }), await startApi(t, { ...env, LOG_LEVEL: 'info' }, { main: release.apiMain })];
+  // The previous release migrates the database to its own schema (its CLI, as its migration Job would) and holds the garage.
   await cli(release.cliMain, ['garage', 'create', '--slug', 'upgrade', '--name', 'Garage Upgrade', '--capacity', String(CAPACITY)]);
-  const { apiKey } = await cli(release.cliMain, ['integration', 'create', '--garage', 'upgrade', '--name', 'shop', '--sync', 'appointments,catalog']);
   const dir = await mkdtemp(join(tmpdir(), 'garage-upgrade-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const products = join(dir, 'products.json');
   await writeFile(products, JSON.stringify(Array.from({ length: 30 }, (_, i) => ({ sku: `P-${i}`, name: `Part ${i}`, priceCents: 1000 + i }))));
-  await cli(release.cliMain, ['import', 'products', '--garage', 'upgrade', products]);
+  const [{ apiKey }, , ...oldInstances] = await Promise.all([
+    cli(release.cliMain, ['integration', 'create', '--garage', 'upgrade', '--name', 'shop', '--sync', 'appointments,catalog']),
+    cli(release.cliMain, ['import', 'products', '--garage', 'upgrade', products]),
+    startApi(t, { ...env, LOG_LEVEL: 'info', MIGRATE_ON_START: 'false' }, { main: release.apiMain }),
+    startApi(t, { ...env, LOG_LEVEL: 'info', MIGRATE_ON_START: 'false' }, { main: release.apiMain }),
+  ]);
 
   // The behind-the-balancer view: requests go round the instances in rotation; one leaves it before it is stopped.
   let rotation: ApiProcess[] = [...oldInstances];
@@ -79,6 +82,15 @@ t.test(`from ${release.commit} to this release, under traffic`, async (t) => {
   t.ok(slots.length >= 20, `${slots.length} bookable starts`);
 
   const seen = { reads: 0, bookings: 0, full: 0, failures: [] as string[] };
+  const served = () => seen.reads + seen.bookings;
+  /** The test's steps wait for the traffic to have moved on by a number of requests (or to have failed). */
+  const waiting: { target: number; reached: () => void }[] = [];
+  const notify = () => {
+    for (const waiter of waiting.filter((w) => served() >= w.target || seen.failures.length > 0)) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.reached();
+    }
+  };
   const booked: string[] = [];
   let stopping = false;
   const client = async (id: number) => {
@@ -100,32 +112,30 @@ t.test(`from ${release.commit} to this release, under traffic`, async (t) => {
       } catch (err) {
         seen.failures.push(String(err));
       }
+      notify();
     }
   };
   const clients = Array.from({ length: CLIENTS }, (_, id) => client(id));
-  const progressed = async (count: number) => {
-    const target = seen.reads + seen.bookings + count;
-    while (seen.reads + seen.bookings < target && seen.failures.length === 0) await new Promise((resolve) => setImmediate(resolve));
-  };
+  const progressed = (count: number) => new Promise<void>((reached) => waiting.push({ target: served() + count, reached }));
 
-  await progressed(100);
+  await progressed(60);
   const { migrated } = await cli(CLI_MAIN, ['migrate']);
   t.ok(migrated.length > 0, `this release's migrations ran under traffic: ${migrated.join(', ')}`);
-  await progressed(100);
+  await progressed(60);
 
   for (const old of oldInstances) {
     const fresh = await startApi(t, { ...env, LOG_LEVEL: 'info', MIGRATE_ON_START: 'false' });
     rotation = [...rotation, fresh];
-    await progressed(50);
+    await progressed(30);
     rotation = rotation.filter((instance) => instance !== old);
     t.equal(await old.stop(), 0, 'the previous release stops cleanly');
-    await progressed(50);
+    await progressed(30);
   }
   stopping = true;
   await Promise.all(clients);
 
   t.same(seen.failures, [], 'no 5xx, no refused connection');
-  t.ok(seen.reads > 200 && seen.bookings > 100, `${seen.reads} reads and ${seen.bookings} bookings served`);
+  t.ok(seen.reads > 100 && seen.bookings > 50, `${seen.reads} reads and ${seen.bookings} bookings served`);
   t.ok(booked.length > 0 && seen.full > 0, `${booked.length} booked, ${seen.full} refused as full`);
 
   const db = new pg.Client({ connectionString: databaseUrl });
