@@ -14,9 +14,12 @@ export interface RetainedTableAge {
  */
 export const registerRetentionMetrics = (registry: Registry, measure: () => Promise<RetainedTableAge[]>): void => {
   let read: Promise<RetainedTableAge[]> | null = null;
-  // One measure per scrape for both gauges.
+  // One measure per scrape for both gauges. A database that does not answer leaves them out of that scrape instead of
+  // failing it: the scrape must still carry the health gauges that say the database is down.
   const current = () => {
-    read ??= measure().finally(() => setTimeout(() => (read = null), 0));
+    read ??= measure()
+      .catch(() => [])
+      .finally(() => setTimeout(() => (read = null), 0));
     return read;
   };
   new Gauge({
@@ -25,6 +28,7 @@ export const registerRetentionMetrics = (registry: Registry, measure: () => Prom
     labelNames: ['table'] as const,
     registers: [registry],
     async collect() {
+      this.reset();
       for (const { table, oldestRowAgeSeconds } of await current()) this.set({ table }, oldestRowAgeSeconds);
     },
   });
@@ -34,6 +38,7 @@ export const registerRetentionMetrics = (registry: Registry, measure: () => Prom
     labelNames: ['table'] as const,
     registers: [registry],
     async collect() {
+      this.reset();
       for (const { table, retentionSeconds } of await current()) this.set({ table }, retentionSeconds);
     },
   });
