@@ -11,7 +11,7 @@ import { API_VERSIONS, type VersionRegistry } from '@garage/versions';
 import { clientErrorHandler } from './http/client-errors.js';
 import { createLogger, OneLinePerRequest, requestIdOf } from './logging.js';
 import demo from './composition/demo.js';
-import idempotencyPurge from './composition/idempotency-purge.js';
+import dataRetention from './composition/data-retention.js';
 import inProcessWebhooks from './composition/in-process-webhooks.js';
 import redis from './composition/redis.js';
 import storage from './composition/storage.js';
@@ -42,8 +42,8 @@ export interface AppOverrides {
   logStream?: DestinationStream;
   clock?: Clock;
   keyCacheTtlMs?: number;
-  /** How often expired Idempotency-Key records are purged (tests shorten it). */
-  idempotencyPurgeIntervalMs?: number;
+  /** How often the retention job runs, expired Idempotency-Key records included (tests shorten it). */
+  retentionIntervalMs?: number;
   /** How long an instance shares a list's probed version (list-cache.ts); tests that write then read at once pass 0. */
   listVersionShareMs?: number;
   /** How long one readiness probe answers every `/health/ready` (readiness.ts); tests that cut a dependency pass 0. */
@@ -189,7 +189,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     webhookAllowedNetworks: config.webhookAllowedNetworks,
   });
   await app.register(demo, { clock: overrides.clock });
-  await app.register(idempotencyPurge, { clock: overrides.clock, intervalMs: overrides.idempotencyPurgeIntervalMs });
+  await app.register(dataRetention, { config, clock: overrides.clock, intervalMs: overrides.retentionIntervalMs });
   await app.register(inProcessWebhooks, { config });
 
   // Needs the Redis client; before auth and routes, whose limits it installs.

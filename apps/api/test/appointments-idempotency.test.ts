@@ -4,7 +4,7 @@ import { at, bookingBody, buildBookingApp, createBookingGarage, postAppointment 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 t.test('Idempotency-Key on POST /api/public/appointments (docs/reference/contract.md §4.1)', async (t) => {
-  const { app, admin, db, clock } = await buildBookingApp(t, { idempotencyPurgeIntervalMs: 50 });
+  const { app, admin, db, clock } = await buildBookingApp(t, { retentionIntervalMs: 50 });
   const garage = await createBookingGarage(admin);
   const book = (body: unknown, key: string, apiKey = garage.shop.key) => postAppointment(app, apiKey, body, { 'idempotency-key': key });
   const appointmentsWithRef = async (ref: string) =>

@@ -20,10 +20,10 @@ export interface BookingApp extends Built {
  */
 export const buildBookingApp = async (
   t: Test,
-  { now = MONDAY_9AM, idempotencyPurgeIntervalMs }: { now?: string; idempotencyPurgeIntervalMs?: number } = {},
+  { now = MONDAY_9AM, retentionIntervalMs }: { now?: string; retentionIntervalMs?: number } = {},
 ): Promise<BookingApp> => {
   const clock = testClock(now);
-  const built = await build(t, { clock, idempotencyPurgeIntervalMs, env: { DELIVER_WEBHOOKS: 'false' } });
+  const built = await build(t, { clock, retentionIntervalMs, env: { DELIVER_WEBHOOKS: 'false' } });
   return { ...built, clock };
 };
 

@@ -41,7 +41,7 @@ export interface BuildOptions {
   logs?: LogCapture;
   clock?: Clock;
   keyCacheTtlMs?: number;
-  idempotencyPurgeIntervalMs?: number;
+  retentionIntervalMs?: number;
   /** The list cache's shared version window; 0 by default here, so that a write is seen by the very next read. */
   listVersionShareMs?: number;
   /** Readiness probes are shared for a second in production; tests that cut a dependency see it at once (0, the default here). */
@@ -100,7 +100,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
     logStream: options.logs,
     clock: options.clock,
     keyCacheTtlMs: options.keyCacheTtlMs,
-    idempotencyPurgeIntervalMs: options.idempotencyPurgeIntervalMs,
+    retentionIntervalMs: options.retentionIntervalMs,
     listVersionShareMs: options.listVersionShareMs ?? 0,
     readinessShareMs: options.readinessShareMs ?? 0,
     apiVersions: options.apiVersions,

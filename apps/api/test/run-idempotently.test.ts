@@ -46,7 +46,6 @@ t.test('keys are kept 24 hours: afterwards the same key runs afresh', async (t) 
   await w.idempotent(SCOPE, 'k1', HASH, w.created('a1'));
   w.clock.advance(IDEMPOTENCY_TTL_MS);
   t.same((await w.idempotent(SCOPE, 'k1', OTHER, w.created('a2'))).body, { success: true, appointmentId: 'a2' });
-  t.equal(await w.store.purgeExpired(new Date('2026-12-05T00:00:00Z')), 1);
 });
 
 t.test('the same key with a different request is IDEMPOTENCY_KEY_REUSED (422)', async (t) => {

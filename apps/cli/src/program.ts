@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerAppointment } from './commands/appointment.js';
+import { registerCustomer } from './commands/customer.js';
 import { registerGarage } from './commands/garage.js';
 import { registerImport } from './commands/import.js';
 import { registerIntegration } from './commands/integration.js';
@@ -42,6 +43,7 @@ const buildProgram = (env: CliEnvironment, io: Io): Command => {
   registerWebhook(program, ctx);
   registerSecrets(program, ctx);
   registerVersions(program, ctx);
+  registerCustomer(program, ctx);
   return program;
 };
 

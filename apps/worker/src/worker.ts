@@ -1,8 +1,10 @@
+import { makeDataRetention, startRetentionJob } from '@garage/composition';
 import { connectPostgres, makeDeliveryQueue } from '@garage/postgres';
 import { loadWorkerConfig, type WorkerConfig } from '@garage/config';
 import {
   registerDatabaseConnectionMetrics,
   registerHealthMetrics,
+  registerRetentionMetrics,
   startHealthServer,
   startMetricsServer,
   type HealthReport,
@@ -40,6 +42,15 @@ const loop = makeWebhookDelivery({
   logger,
   onDelivery: webhookMetrics.record,
 }).start();
+// The retention job runs here too (docs/operators/retention.md), so that a deployment whose API instances are busy or
+// few still deletes what it no longer keeps; runs of several processes overlap harmlessly.
+const retention = makeDataRetention(database.db, config.retention);
+registerRetentionMetrics(registry, retention.measure);
+const retentionJob = startRetentionJob({
+  enforce: retention.enforce,
+  onPurged: (purged) => logger.info({ purged }, 'rows past their retention deleted'),
+  onError: (err) => logger.warn({ err }, 'could not enforce the retention; retrying at the next interval'),
+});
 
 let stopping = false;
 /** Ready while Postgres answers within 1.5 s and the worker is not stopping; live while the process runs. */
@@ -60,7 +71,7 @@ const shutdown = async (signal: NodeJS.Signals) => {
   stopping = true;
   logger.info({ signal }, 'stopping: finishing the deliveries in flight');
   try {
-    await loop.stop();
+    await Promise.all([loop.stop(), retentionJob.stop()]);
     healthMetrics.stop();
     await Promise.all([health.close(), metrics.close()]);
     await database.close();

@@ -135,6 +135,7 @@ t.test('the worker serves /health/live, /health/ready and /metrics on its own li
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   t.match(text, /webhook_deliveries_total\{result="succeeded"\} 1/, 'the delivery is counted');
+  t.match(text, /data_oldest_row_age_seconds\{table="webhook_events"\} \d+/, 'the retention job runs here too, its metrics beside');
   worker.kill('SIGTERM');
   t.equal((await exitOf(worker)).code, 0);
 });

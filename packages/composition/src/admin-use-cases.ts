@@ -20,12 +20,21 @@ import {
   makeSetAppointmentStatus,
   makeUpdateIntegration,
   makeSecretBox,
+  makeExportCustomerData,
+  makeEraseCustomerData,
   systemClock,
   type DestinationPolicy,
   type EncryptionKey,
   type LocalTime,
 } from '@garage/domain';
-import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, type Db } from '@garage/postgres';
+import {
+  makeDeliveryQueue,
+  makePersonalDataReader,
+  makePersonalDataUnitOfWork,
+  makeRepositories,
+  makeUnitOfWork,
+  type Db,
+} from '@garage/postgres';
 
 /**
  * The operator's use cases over one database, wired once: the CLI, the API's embedded demo seeding and the tests all
@@ -70,6 +79,8 @@ export const makeAdminUseCases = (
     setAppointmentStatus: makeSetAppointmentStatus({ uow, clock, localTime }),
     listWebhookDeliveries: makeListWebhookDeliveries({ queue: deliveries, integrations }),
     replayWebhook: makeReplayWebhook({ queue: deliveries, clock }),
+    exportCustomerData: makeExportCustomerData({ garages, personalData: makePersonalDataReader(db) }),
+    eraseCustomerData: makeEraseCustomerData({ garages, uow: makePersonalDataUnitOfWork(db), clock }),
     seedDemo: makeSeedDemo({
       garages,
       clock,

@@ -4,3 +4,4 @@
  */
 export { makeAdminUseCases, type AdminUseCases } from './admin-use-cases.js';
 export { openStorage, type Storage, type StorageOptions } from './storage.js';
+export { makeDataRetention, RETENTION_INTERVAL_MS, startRetentionJob, type DataRetention } from './data-retention.js';

@@ -1,8 +1,10 @@
 import { isIP } from 'node:net';
+import type { RetentionSettings } from '@garage/domain';
 import { Type, type Static } from 'typebox';
 import { ConfigError } from './config-error.js';
 import { allowedNetworksOf, encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
 import { readEnv, type Environment } from './read-env.js';
+import { retentionFields, retentionOf } from './retention.js';
 
 /** The API process's environment (docs/reference/contract.md §6). */
 const ApiEnv = Type.Object({
@@ -27,6 +29,7 @@ const ApiEnv = Type.Object({
   PUBLIC_CACHE_MAX_AGE_SECONDS: Type.Optional(Type.String({ pattern: '^\\d{1,5}$', description: 'a number of seconds from 0 to 86400' })),
   NODE_ENV: Type.Optional(Type.String({ minLength: 1, description: 'a Node environment name such as production' })),
   EMBEDDED: Type.Enum(['true', 'false'], { default: 'false', description: 'true or false' }),
+  ...retentionFields,
 });
 
 /** A day: past that, a garage's website would show a sold vehicle for longer than anyone would want. */
@@ -74,6 +77,8 @@ export interface Config {
   /** Where Prometheus scrapes `/metrics`: a listener of its own, never the public port (0: any free port). */
   metricsPort: number;
   metricsHost: string;
+  /** How long the tables that grow with time keep their rows (docs/operators/retention.md). */
+  retention: RetentionSettings;
 }
 
 const isCidrOrIp = (value: string): boolean => {
@@ -167,5 +172,6 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     publicCacheMaxAgeSeconds,
     metricsPort,
     metricsHost: parsed.METRICS_HOST,
+    retention: retentionOf(parsed),
   };
 };

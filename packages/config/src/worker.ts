@@ -1,8 +1,9 @@
-import type { EncryptionKey, RetrySchedule } from '@garage/domain';
+import type { EncryptionKey, RetentionSettings, RetrySchedule } from '@garage/domain';
 import { Type } from 'typebox';
 import { ConfigError } from './config-error.js';
 import { allowedNetworksOf, encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
 import { readEnv, type Environment } from './read-env.js';
+import { retentionFields, retentionOf } from './retention.js';
 
 /** The dedicated webhook worker's environment (docs/reference/contract.md §6). */
 const WorkerEnv = Type.Object({
@@ -17,6 +18,7 @@ const WorkerEnv = Type.Object({
   HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'a host name or IP address' }),
   METRICS_PORT: Type.String({ pattern: '^\\d{1,5}$', default: '9465', description: 'an integer from 0 to 65535' }),
   METRICS_HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'a host name or IP address' }),
+  ...retentionFields,
 });
 
 export interface WorkerConfig {
@@ -33,6 +35,8 @@ export interface WorkerConfig {
   /** `/metrics`, on a listener of its own. */
   metricsPort: number;
   metricsHost: string;
+  /** How long the tables that grow with time keep their rows (docs/operators/retention.md). */
+  retention: RetentionSettings;
 }
 
 /**
@@ -60,5 +64,6 @@ export const loadWorkerConfig = (env: Environment = process.env): WorkerConfig =
     host: parsed.HOST,
     metricsPort: Number(parsed.METRICS_PORT),
     metricsHost: parsed.METRICS_HOST,
+    retention: retentionOf(parsed),
   };
 };

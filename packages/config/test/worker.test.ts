@@ -16,6 +16,8 @@ t.test('a valid environment gives the settings, with defaults', async (t) => {
   t.equal(loadWorkerConfig({ ...valid, LOG_LEVEL: '' }).logLevel, 'info', 'empty means unset');
   t.same(config.allowedNetworks, [], 'only public webhook destinations by default');
   t.same(loadWorkerConfig({ ...valid, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' }).allowedNetworks, ['127.0.0.0/8', '::1/128']);
+  t.same(config.retention, { webhookEventDays: 30, webhookDeliveryDays: 30 }, 'the retention job runs here too, with the API\'s settings');
+  t.throws(() => loadWorkerConfig({ ...valid, WEBHOOK_EVENT_RETENTION_DAYS: '7' }), /WEBHOOK_EVENT_RETENTION_DAYS must be a number of days from 30/);
 });
 
 t.test('a bad value names the variable and never echoes the key', async (t) => {

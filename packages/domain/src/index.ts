@@ -227,3 +227,25 @@ export {
 } from './idempotency/idempotency-key.js';
 /** The demo garage an embedded installation is seeded with. */
 export { DEMO_GARAGE_SLUG, makeSeedDemo, type DemoCredentials } from './garages/seed-demo.js';
+/** Data over time: retention of the tables that grow, and what a garage holds about a person (docs/reference/contract.md §11). */
+export { DAY_MS, EVENT_FEED_DAYS, type RetentionPolicy, type RetentionSettings } from './retention/retention-policy.js';
+export type { RetentionStore } from './retention/retention-store.port.js';
+export { DEFAULT_RETENTION_LIMITS, makeEnforceRetention, type RetentionLimits } from './retention/enforce-retention.js';
+export { makeMeasureRetention, type TableAge } from './retention/measure-retention.js';
+export {
+  ERASED,
+  eraseEventData,
+  type CustomerAppointment,
+  type CustomerLead,
+  type CustomerQuote,
+  type CustomerRecords,
+  type ErasureCounts,
+} from './personal-data/customer-records.js';
+export type {
+  PersonalDataEraser,
+  PersonalDataReader,
+  PersonalDataUnitOfWork,
+  StoredEventData,
+} from './personal-data/personal-data-store.port.js';
+export { makeExportCustomerData, type CustomerCommand, type CustomerExport } from './personal-data/export-customer-data.js';
+export { makeEraseCustomerData, type CustomerErasure } from './personal-data/erase-customer-data.js';

@@ -104,8 +104,4 @@ export const makeIdempotencyStore = (db: Executor): IdempotencyStore =>
         .execute();
     },
 
-    async purgeExpired(now) {
-      const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
   });

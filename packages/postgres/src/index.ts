@@ -7,3 +7,5 @@ export * from './repositories/index.js';
 export * from './webhooks/index.js';
 export * from './idempotency-store.js';
 export * from './statistics.js';
+export * from './retention/index.js';
+export { makePersonalDataReader, makePersonalDataUnitOfWork } from './personal-data/personal-data-store.js';

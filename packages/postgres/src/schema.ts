@@ -222,6 +222,17 @@ export interface BookingDaysTable {
   version: Generated<Int8>;
 }
 
+/** One `customer erase`: where, when and how many rows of each kind, never whom (migration 0016). */
+export interface PersonalDataErasuresTable {
+  id: Generated<string>;
+  garage_id: string;
+  erased_at: RequiredTimestamp;
+  appointments: number;
+  leads: number;
+  quotes: number;
+  events: number;
+}
+
 export interface Database {
   garages: GaragesTable;
   garage_closures: GarageClosuresTable;
@@ -238,6 +249,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  personal_data_erasures: PersonalDataErasuresTable;
 }
 
 export type GarageRow = Selectable<GaragesTable>;

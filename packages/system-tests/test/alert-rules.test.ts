@@ -42,7 +42,7 @@ t.test('every alert names its severity and links to its own runbook section', as
   const runbook = await readFile(RUNBOOK, 'utf8');
   // GitHub's anchors: the heading, lowercased, its spaces as hyphens, other punctuation dropped.
   const anchors = new Set([...runbook.matchAll(/^##+ (.+)$/gm)].map((m) => m[1]!.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-')));
-  const expected = ['GarageApiHighErrorRatio', 'GarageApiSlowKeyReads', 'GarageNotReady', 'GarageRequestsOnDeprecatedVersion', 'GaragePostgresUnreachable', 'GaragePostgresConnectionsLost', 'GarageRedisUnreachable', 'GarageWebhookBacklogOld', 'GarageWebhookFailureRatio'];
+  const expected = ['GarageApiHighErrorRatio', 'GarageApiSlowKeyReads', 'GarageNotReady', 'GarageRequestsOnDeprecatedVersion', 'GaragePostgresUnreachable', 'GaragePostgresConnectionsLost', 'GarageRedisUnreachable', 'GarageRetentionBehind', 'GarageWebhookBacklogOld', 'GarageWebhookFailureRatio'];
   t.same(rules.map((rule) => rule.alert).sort(), expected.sort(), 'the alerts operators are promised');
   for (const rule of rules) {
     t.match(rule.labels?.severity, /^(page|ticket|info)$/, `${rule.alert}: severity`);

@@ -21,6 +21,8 @@ export interface ApiProcess {
 
 export interface StartOptions {
   cwd?: string;
+  /** Another build of the API to start (a previous release's), instead of this one. */
+  main?: string;
   /** Resolve only once a log message also matches this (e.g. the demo `curl` line of an embedded start). */
   readyWhen?: RegExp;
 }
@@ -34,10 +36,10 @@ export interface Teardown {
  * Starts the built API on a port of its choosing with `env` (on top of loopback, ports 0 and LOG_LEVEL=info) and
  * resolves once it listens (and `readyWhen` was logged). Killed when the test ends should it still run.
  */
-export const startApiProcess = (t: Teardown, env: Record<string, string>, { cwd, readyWhen }: StartOptions = {}): Promise<ApiProcess> => {
-  if (!existsSync(API_MAIN)) throw new Error(`${API_MAIN} is missing: build first (pnpm build)`);
+export const startApiProcess = (t: Teardown, env: Record<string, string>, { cwd, readyWhen, main = API_MAIN }: StartOptions = {}): Promise<ApiProcess> => {
+  if (!existsSync(main)) throw new Error(`${main} is missing: build first (pnpm build)`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [API_MAIN], {
+    const child = spawn(process.execPath, [main], {
       cwd,
       env: { PATH: process.env.PATH ?? '', PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     });

@@ -25,7 +25,7 @@ export type IdempotencyBegin =
 
 /**
  * Idempotency-Key records (docs/reference/contract.md §4.1), one per `(scope, key)`. A record whose `expiresAt <= now` counts as
- * absent everywhere, whether or not `purgeExpired` has removed it yet.
+ * absent everywhere, whether or not the retention job has deleted it yet (docs/operators/retention.md).
  */
 export interface IdempotencyStore {
   /**
@@ -42,6 +42,4 @@ export interface IdempotencyStore {
   complete(scope: string, key: string, response: StoredResponse): Promise<void>;
   /** Deletes an `in_progress` record so that a retry runs again. Never deletes a `completed` one. */
   release(scope: string, key: string): Promise<void>;
-  /** Deletes every record with `expiresAt <= now`; returns how many. */
-  purgeExpired(now: Date): Promise<number>;
 }

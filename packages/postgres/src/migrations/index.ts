@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { buildConcurrentIndexes, type ConcurrentIndex } from './concurrent-indexes.js';
 import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-booking-and-idempotency.js';
 import * as m0003 from './0003-list-versions.js';
@@ -13,6 +15,7 @@ import * as m0009 from './0009-booking-days.js';
 import * as m0010 from './0010-booking-writes-planned-once.js';
 import * as m0011 from './0011-list-items.js';
 import * as m0013 from './0013-sql-rules-from-the-domain.js';
+import * as m0016 from './0016-data-over-time.js';
 
 /**
  * A migration; one that applies the SQL rules (src/sql-rules) records the digest of what it applied.
@@ -33,20 +36,60 @@ const migrations: Record<string, MigrationModule> = {
   '0010-booking-writes-planned-once': m0010,
   '0011-list-items': m0011,
   '0013-sql-rules-from-the-domain': m0013,
+  '0016-data-over-time': m0016,
 };
 
 /** The digest of the SQL rules as the newest migration that applied them wrote them (docs/contributors/sql-rules.md). */
 export const appliedSqlRulesDigest = (): string | undefined =>
   Object.values(migrations).findLast((m) => m.sqlRulesDigest !== undefined)?.sqlRulesDigest;
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** Indexes built concurrently once their migration has committed (see `buildConcurrentIndexes`). */
+const concurrentIndexes: ConcurrentIndex[] = [...m0016.concurrentIndexes];
 
-/** Applies pending migrations; returns the names applied now. Throws on the first failure. */
+/**
+ * How long a migration's statement waits for a lock before it fails (docs/contributors/migrations.md): while it
+ * waits, every query behind it in the lock queue waits too, so a migration that cannot get its lock at once gives up
+ * instead of stalling the traffic of the release still serving, and is tried again.
+ */
+export const MIGRATION_LOCK_TIMEOUT = '1s';
+const LOCK_RETRIES = 5;
+const LOCK_NOT_AVAILABLE = '55P03';
+
+const withLockTimeout = (migration: Migration): Migration => ({
+  ...migration,
+  up: async (db) => {
+    await sql`set local lock_timeout = ${sql.lit(MIGRATION_LOCK_TIMEOUT)}`.execute(db);
+    await migration.up(db);
+  },
+});
+
+const provider: MigrationProvider = {
+  getMigrations: async () => Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, withLockTimeout(m)])),
+};
+
+/**
+ * Applies pending migrations, each in a transaction of its own (its locks are released at its commit, not held until
+ * the last one), then builds the indexes they ask for concurrently; returns the names applied now. A migration that
+ * could not get a lock within `MIGRATION_LOCK_TIMEOUT` is tried again after a pause; any other failure throws.
+ */
 export const migrateToLatest = async (db: Kysely<any>): Promise<string[]> => {
   const migrator = new Migrator({ db, provider });
-  const { error, results = [] } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const applied: string[] = [];
+  for (let retries = 0; ; ) {
+    const { error, results = [] } = await migrator.migrateUp();
+    applied.push(...results.filter((r) => r.status === 'Success').map((r) => r.migrationName));
+    if (error) {
+      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE || retries >= LOCK_RETRIES) {
+        throw error instanceof Error ? error : new Error(String(error));
+      }
+      retries += 1;
+      await sleep(retries * 500);
+      continue;
+    }
+    if (results.length === 0) break;
+  }
+  await buildConcurrentIndexes(db, concurrentIndexes);
+  return applied;
 };
 
 /**
@@ -75,6 +118,7 @@ export const fingerprintOf = async (list: Record<string, Migration>): Promise<st
   } finally {
     await recorder.destroy();
   }
+  hash.update(JSON.stringify(concurrentIndexes));
   return hash.digest('hex').slice(0, 16);
 };
 

@@ -63,7 +63,7 @@ export const eventually = async (probe: () => Promise<boolean>, { attempts = 50,
 };
 
 /** The newest Postgres server binaries installed (Debian layout). */
-const postgresBin = (): string => {
+export const postgresBin = (): string => {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))) : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];

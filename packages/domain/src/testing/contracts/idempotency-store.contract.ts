@@ -111,17 +111,6 @@ export const idempotencyStoreContract = (makeStore: () => Promise<IdempotencySto
     },
   },
   {
-    name: 'purgeExpired deletes exactly the records whose expiry has passed',
-    run: async () => {
-      const store = await makeStore();
-      await store.begin(claim({ key: 'old', expiresAt: new Date(T0 + HOUR) }));
-      await store.begin(claim({ key: 'edge', expiresAt: new Date(T0 + 2 * HOUR) }));
-      await store.begin(claim({ key: 'young', expiresAt: new Date(T0 + 3 * HOUR) }));
-      assert.equal(await store.purgeExpired(new Date(T0 + 2 * HOUR)), 2);
-      assert.deepEqual(await store.begin(claim({ key: 'young' })), { state: 'in_progress' });
-    },
-  },
-  {
     name: 'keys are independent across scopes',
     run: async () => {
       const store = await makeStore();

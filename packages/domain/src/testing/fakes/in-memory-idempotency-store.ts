@@ -46,16 +46,6 @@ export const makeInMemoryIdempotencyStore = (): InMemoryIdempotencyStore => {
     async release(scope, key) {
       if (records.get(id(scope, key))?.state === 'in_progress') records.delete(id(scope, key));
     },
-    async purgeExpired(now) {
-      let purged = 0;
-      for (const [k, record] of records) {
-        if (record.expiresAt <= now) {
-          records.delete(k);
-          purged += 1;
-        }
-      }
-      return purged;
-    },
     size: () => records.size,
   };
 };
