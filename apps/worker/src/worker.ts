@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { loadWorkerConfig, type WorkerConfig } from '@garage/config';
 import { registerHealthMetrics, startHealthServer, startMetricsServer, type HealthReport } from '@garage/observability';
 import { stopTracing, traceLogMixin } from '@garage/observability/tracing';
+import { API_VERSIONS } from '@garage/versions';
 import { makeWebhookDelivery, registerWebhookMetrics } from '@garage/webhook-delivery';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -29,6 +30,7 @@ const loop = makeWebhookDelivery({
   listen: database.listen,
   encryptionKeys: config.encryptionKeys,
   schedule: config.schedule,
+  versions: API_VERSIONS,
   allowedNetworks: config.allowedNetworks,
   logger,
   onDelivery: webhookMetrics.record,

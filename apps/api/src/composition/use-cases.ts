@@ -1,4 +1,4 @@
-import { renderWebhookBody } from '@garage/versions';
+import { webhookBodyRenderer, type VersionRegistry } from '@garage/versions';
 import {
   cachedAvailableDays,
   deriveSubkey,
@@ -71,7 +71,7 @@ export interface UseCaseOptions {
 const makeApiUseCases = (
   storage: Storage,
   reads: DatabaseHandle,
-  { clock, keyCacheTtlMs, webhookAllowedNetworks, log }: Required<UseCaseOptions> & { log: FastifyBaseLogger },
+  { clock, keyCacheTtlMs, webhookAllowedNetworks, log, versions }: Required<UseCaseOptions> & { log: FastifyBaseLogger; versions: VersionRegistry },
 ) => {
   const { db } = storage.handle;
   // Keys are looked up on the primary: a revocation must hold everywhere within 5 s, whatever the replica's lag.
@@ -121,7 +121,7 @@ const makeApiUseCases = (
       secrets: makeSecretBox(storage.encryptionKeys),
       sender: makeHttpSender({ allowedNetworks: webhookAllowedNetworks }),
       clock,
-      renderBody: renderWebhookBody,
+      renderBody: webhookBodyRenderer(versions),
     }),
     listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
@@ -142,9 +142,9 @@ declare module 'fastify' {
 /** Decorates the instance with the use cases the routes call, and the version probe of the list cache. */
 export default fp(
   async (app: FastifyInstance, { clock = systemClock, keyCacheTtlMs = KEY_CACHE_TTL_MS, webhookAllowedNetworks = [] }: UseCaseOptions) => {
-    app.decorate('useCases', makeApiUseCases(app.storage, app.reads, { clock, keyCacheTtlMs, webhookAllowedNetworks, log: app.log }));
+    app.decorate('useCases', makeApiUseCases(app.storage, app.reads, { clock, keyCacheTtlMs, webhookAllowedNetworks, log: app.log, versions: app.apiVersions }));
     // The version of a list comes from where its pages are read, so that a cached page matches what a read gives.
     app.decorate('listVersionProbe', makeListVersionProbe(app.reads.db));
   },
-  { name: 'use-cases', dependencies: ['storage'] },
+  { name: 'use-cases', dependencies: ['storage', 'api-versions'] },
 );
