@@ -5,3 +5,5 @@ export * from './errors.js';
 export * from './repositories/index.js';
 export * from './webhooks/index.js';
 export * from './idempotency-store.js';
+export { makeRenderedLists, type RenderedList, type RenderedLists } from './list-items/rendered-lists.js';
+export { renderListItemsAgain } from './list-items/render-again.js';

@@ -32,6 +32,7 @@ import {
   makeDeliveryQueue,
   makeIdempotencyStore,
   makeListVersionProbe,
+  makeRenderedLists,
   makeRepositories,
   makeUnitOfWork,
   makeWebhookFeed,
@@ -78,6 +79,7 @@ const makeApiUseCases = (
   const repos = makeRepositories(db);
   // Lists, items and availability may read a replica (DATABASE_READ_URL); writes and transactions use the primary.
   const replica = makeRepositories(reads.db);
+  const rendered = makeRenderedLists(reads.db);
   const availability = batchedCalendarReads(replica.availability);
   const uow = makeUnitOfWork(db);
   // One per encryption key, the active key's first (see `makeCursorCodec`).
@@ -97,9 +99,11 @@ const makeApiUseCases = (
       // A slug always names the same garage; a garage created after a 404 is found within the same window as a key.
       garages: { findBySlug: cachedLookup((slug) => repos.garages.findBySlug(slug), { ttlMs: keyCacheTtlMs, clock }) },
     }),
-    listProducts: makeListProducts({ products: replica.products, cursors }),
-    listStock: makeListStock({ stock: replica.stock, cursors }),
-    listVehicles: makeListVehicles({ vehicles: replica.vehicles, cursors }),
+    // Pages are sent as the rows' rendered items (docs/operators/performance.md, "List pages"), paged by the same use
+    // cases a program built on the domain pages domain objects with.
+    listProducts: makeListProducts({ products: rendered.products, cursors, positionOf: rendered.products.positionOf }),
+    listStock: makeListStock({ stock: rendered.stock, cursors, positionOf: rendered.stock.positionOf }),
+    listVehicles: makeListVehicles({ vehicles: rendered.vehicles, cursors, positionOf: rendered.vehicles.positionOf }),
     getVehicle: makeGetVehicle({ vehicles: replica.vehicles }),
     submitLead: makeSubmitLead({ uow }),
     getQuote: makeGetQuote({ quotes: replica.quotes, clock }),

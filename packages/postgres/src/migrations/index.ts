@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { renderListItemsAgain } from '../list-items/render-again.js';
 import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-booking-and-idempotency.js';
 import * as m0003 from './0003-list-versions.js';
@@ -12,9 +13,13 @@ import * as m0008 from './0008-outbox-trace-context.js';
 import * as m0009 from './0009-booking-days.js';
 import * as m0010 from './0010-booking-writes-planned-once.js';
 import * as m0011 from './0011-list-items.js';
+import * as m0012 from './0012-list-items.js';
+
+/** A migration generated from the list item shapes carries the trigger functions it installs. */
+type ListedMigration = Migration & { FUNCTIONS?: Readonly<Record<string, string>> };
 
 /** Migrations are listed in code (not read from a folder) so that the built package carries them. */
-const migrations: Record<string, Migration> = {
+const migrations: Record<string, ListedMigration> = {
   '0001-initial': m0001,
   '0002-booking-and-idempotency': m0002,
   '0003-list-versions': m0003,
@@ -26,17 +31,27 @@ const migrations: Record<string, Migration> = {
   '0009-booking-days': m0009,
   '0010-booking-writes-planned-once': m0010,
   '0011-list-items': m0011,
+  '0012-list-items': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Applies pending migrations; returns the names applied now. Throws on the first failure. */
+/**
+ * Applies pending migrations, then renders again the list rows a generated migration queued (in batches, outside the
+ * migrations' transaction: see `renderListItemsAgain`); returns the names applied now. Throws on the first failure;
+ * running it again resumes.
+ */
 export const migrateToLatest = async (db: Kysely<any>): Promise<string[]> => {
   const migrator = new Migrator({ db, provider });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  await renderListItemsAgain(db);
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 };
+
+/** The lists' trigger functions as the latest generated migration installs them (null before the first one). */
+export const latestListItemFunctions = (): Readonly<Record<string, string>> | null =>
+  Object.values(migrations).reduce<Readonly<Record<string, string>> | null>((latest, m) => m.FUNCTIONS ?? latest, null);
 
 /**
  * Names the schema the migrations build: their names and code, hashed. A copy of a database migrated to this
@@ -44,6 +59,10 @@ export const migrateToLatest = async (db: Kysely<any>): Promise<string[]> => {
  */
 export const migrationsFingerprint = (): string => {
   const hash = createHash('sha256');
-  for (const [name, migration] of Object.entries(migrations)) hash.update(`${name}\n${String(migration.up)}\n`);
+  for (const [name, migration] of Object.entries(migrations)) {
+    hash.update(`${name}\n${String(migration.up)}\n`);
+    // A generated migration's up() reads its functions from outside itself.
+    if (migration.FUNCTIONS) hash.update(`${JSON.stringify(migration.FUNCTIONS)}\n`);
+  }
   return hash.digest('hex').slice(0, 16);
 };
