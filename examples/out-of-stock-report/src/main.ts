@@ -2,7 +2,7 @@ import { connectPostgres, makeRepositories } from '@garage/postgres';
 import { outOfStockReport } from './out-of-stock.js';
 
 /**
- * The nightly out-of-stock report of one garage (docs/workers/README.md):
+ * The nightly out-of-stock report of one garage (docs/workers/building-on-the-domain.md):
  *   DATABASE_URL=postgres://… pnpm example:out-of-stock <garage-slug> [--json]
  * prints the active products whose stock is 0, one per line (or one JSON object with --json), and exits 0; an
  * unknown garage exits 1.
