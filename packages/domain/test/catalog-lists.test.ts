@@ -87,3 +87,15 @@ t.test('the fleet lists vehicles that are not sold, newest published first', asy
   t.same(next.data.map((v) => v.reference), ['VO-001']);
   t.equal(next.nextCursor, null);
 });
+
+t.test('a list\'s version moves when a write changes what the list shows', async (t) => {
+  const { catalog, clock } = await catalogOf(1);
+  const version = async () => (await catalog.listVersions.versions('stock', [GARAGE, 'another garage'])).get(GARAGE);
+  const before = await version();
+  t.equal((await catalog.listVersions.versions('vehicles', ['another garage'])).get('another garage'), 'none');
+  await catalog.stock.setQuantities(GARAGE, [{ sku: 'SKU-001', quantity: 0 }]);
+  t.equal(await version(), before, 'an unchanged quantity is no change');
+  clock.advance(1000);
+  await catalog.stock.setQuantities(GARAGE, [{ sku: 'SKU-001', quantity: 2 }]);
+  t.not(await version(), before);
+});

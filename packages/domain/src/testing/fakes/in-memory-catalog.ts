@@ -5,6 +5,7 @@ import {
   systemClock,
   type Clock,
   type KeysetPosition,
+  type ListVersionProbe,
   type Product,
   type ProductRepository,
   type StockItem,
@@ -33,10 +34,12 @@ export interface InMemoryCatalog {
   products: ProductRepository;
   stock: StockRepository;
   vehicles: VehicleRepository;
+  /** The lists' versions as the adapter's probe gives them: the newest `updatedAt` of a garage's rows, sold vehicles included. */
+  listVersions: ListVersionProbe;
 }
 
 /**
- * The catalog and the fleet in memory, behaving as the Postgres adapter does (packages/postgres's contract suites
+ * The catalog and the fleet in memory (and the probe of their lists' versions), behaving as the Postgres adapter does (packages/postgres's contract suites
  * describe it): imports upsert by sku or reference and leave unchanged rows (and their `updatedAt`) alone, a new
  * product gets a stock row of 0, stock batches refuse unknown skus before writing, lists page in their keyset order.
  * For domain tests and for programs built on the domain package that want no database.
@@ -170,5 +173,16 @@ export const makeInMemoryCatalog = ({ clock = systemClock }: { clock?: Clock } =
     },
   };
 
-  return { products: productRepository, stock: stockRepository, vehicles: vehicleRepository };
+  const rowsOf = { products: () => [...products.values()], stock: () => [...stock.values()], vehicles: () => [...vehicles.values()] };
+  const listVersions: ListVersionProbe = {
+    async versions(list, garageIds) {
+      const newest = (garageId: string) =>
+        rowsOf[list]()
+          .filter((row) => row.garageId === garageId)
+          .reduce<number | null>((max, row) => Math.max(max ?? 0, row.updatedAt.getTime()), null);
+      return new Map(garageIds.map((id) => [id, String(newest(id) ?? 'none')]));
+    },
+  };
+
+  return { products: productRepository, stock: stockRepository, vehicles: vehicleRepository, listVersions };
 };
