@@ -4,6 +4,7 @@ export * from './fakes/in-memory-booking.js';
 export * from './fakes/in-memory-idempotency-store.js';
 export * from './fakes/in-memory-catalog.js';
 export * from './fakes/in-memory-garages.js';
+export * from './fakes/in-memory-integrations.js';
 export * from './contracts/idempotency-store.contract.js';
 export * from './contracts/booking.contract.js';
 export * from './fakes/in-memory-webhooks.js';
