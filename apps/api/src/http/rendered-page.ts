@@ -6,7 +6,9 @@ import { Page } from '../schemas/list.js';
 
 /** The envelope of `Page(item)` around its items, written once from the schema's keys in their order. */
 const [ITEMS_KEY, CURSOR_KEY, ...others] = Object.keys(Page(Type.Any()).properties);
-if (ITEMS_KEY === undefined || CURSOR_KEY === undefined || others.length > 0) throw new Error('Page(item) is {items, cursor}');
+if (ITEMS_KEY === undefined || CURSOR_KEY === undefined || others.length > 0) {
+  throw new Error('Page(item) must hold two properties, the items and then the next cursor, for pageBytes to write it');
+}
 const OPEN = `{${JSON.stringify(ITEMS_KEY)}:[`;
 const BETWEEN = `],${JSON.stringify(CURSOR_KEY)}:`;
 

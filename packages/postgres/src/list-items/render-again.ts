@@ -20,8 +20,6 @@ interface Pending {
  * Resolves to the number of rows rendered again.
  */
 export const renderListItemsAgain = async (db: Kysely<any>, { batchRows = BATCH_ROWS }: { batchRows?: number } = {}): Promise<number> => {
-  const queued = await sql<{ exists: boolean }>`select to_regclass('list_item_renders') is not null as exists`.execute(db);
-  if (!queued.rows[0]?.exists) return 0;
   let rendered = 0;
   for (;;) {
     const batch = await db.transaction().execute(async (trx) => {
