@@ -4,6 +4,7 @@ import {
   PRODUCT_DEFAULTS,
   systemClock,
   type Clock,
+  type GarageRepository,
   type KeysetPosition,
   type ListVersionProbe,
   type Product,
@@ -44,7 +45,23 @@ export interface InMemoryCatalog {
  * product gets a stock row of 0, stock batches refuse unknown skus before writing, lists page in their keyset order.
  * For domain tests and for programs built on the domain package that want no database.
  */
-export const makeInMemoryCatalog = ({ clock = systemClock }: { clock?: Clock } = {}): InMemoryCatalog => {
+export const makeInMemoryCatalog = ({
+  clock = systemClock,
+  garages,
+}: {
+  clock?: Clock;
+  /** The garages writes must belong to (INVALID_REFERENCE otherwise); without it every garage exists. */
+  garages?: Pick<GarageRepository, 'findById'>;
+} = {}): InMemoryCatalog => {
+  let lastWrite = 0;
+  /** As the adapter's catalog clock: each write strictly later than the one before, so that no cursor skips it. */
+  const writeTime = () => {
+    lastWrite = Math.max(clock.nowMs(), lastWrite + 1);
+    return new Date(lastWrite);
+  };
+  const garageOf = async (garageId: string) => {
+    if (garages && !(await garages.findById(garageId))) throw new InvalidReferenceError('Unknown garage');
+  };
   const products = new Map<string, Product & { garageId: string }>();
   const stock = new Map<string, { garageId: string; quantity: number; updatedAt: Date }>();
   const vehicles = new Map<string, Vehicle & { garageId: string }>();
@@ -66,7 +83,8 @@ export const makeInMemoryCatalog = ({ clock = systemClock }: { clock?: Clock } =
       return ids.filter((id) => products.get(id)?.garageId === garageId);
     },
     async upsertMany(garageId, rows, defaultCurrency) {
-      const at = clock.now();
+      await garageOf(garageId);
+      const at = writeTime();
       const ids: Record<string, string> = {};
       for (const row of rows) {
         const existing = productBySku(garageId, row.sku);
@@ -106,11 +124,12 @@ export const makeInMemoryCatalog = ({ clock = systemClock }: { clock?: Clock } =
       return keysetPage(listed, (s) => ({ sortValue: s.updatedAt, id: s.productId }), q).map((s) => withoutGarage(s));
     },
     async setQuantities(garageId, rows) {
+      await garageOf(garageId);
       const details = rows.flatMap((row, i) =>
         productBySku(garageId, row.sku) ? [] : [{ path: `/${i}/sku`, message: `no product with sku ${row.sku} in this garage` }],
       );
       if (details.length > 0) throw new InvalidReferenceError('Unknown sku', details);
-      const at = clock.now();
+      const at = writeTime();
       const ids: Record<string, string> = {};
       for (const row of rows) {
         const { id } = productBySku(garageId, row.sku)!;
@@ -140,7 +159,8 @@ export const makeInMemoryCatalog = ({ clock = systemClock }: { clock?: Clock } =
       return { ...vehicle };
     },
     async upsertMany(garageId, rows, defaultCurrency) {
-      const at = clock.now();
+      await garageOf(garageId);
+      const at = writeTime();
       const ids: Record<string, string> = {};
       for (const row of rows) {
         const existing = [...vehicles.values()].find((v) => v.garageId === garageId && v.reference === row.reference);

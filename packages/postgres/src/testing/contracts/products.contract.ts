@@ -13,7 +13,7 @@ const listAll = (repos: Repositories, query: Partial<ProductListQuery> & { garag
 
 const OIL = { description: 'Oil', category: 'Fluids', brand: 'Total' };
 
-export const productRepositoryContract: Contract = (t, { repos }) => {
+export const productRepositoryContract: Contract<'repos'> = (t, { repos }) => {
   t.test('upsert applies the defaults, returns sku → id, and lists products mapped to the domain', async (t) => {
     const garage = await newGarage(repos, 'CHF');
     const ids = await repos.products.upsertMany(
