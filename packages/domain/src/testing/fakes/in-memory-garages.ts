@@ -22,11 +22,18 @@ export interface InMemoryGarages {
 
 /**
  * Garages with their closures, leads and quotes in memory, behaving as the Postgres adapter does (its contract suites
- * describe it): a taken slug is `DUPLICATE`, closures overlapping a date range are listed, a quote is numbered
+ * describe it): a taken slug is `DUPLICATE`, a lead names a vehicle of its garage, closures overlapping a date range are listed, a quote is numbered
  * `Q-<year>-<sequence>` in its garage's year and time zone, and only the first decision of a pending, unexpired quote
  * counts.
  */
-export const makeInMemoryGarages = ({ clock = systemClock }: { clock?: Clock } = {}): InMemoryGarages => {
+export const makeInMemoryGarages = ({
+  clock = systemClock,
+  vehicleExists = async () => true,
+}: {
+  clock?: Clock;
+  /** The foreign key of leads: whether a vehicle is one of the garage's (every vehicle is, by default). */
+  vehicleExists?: (garageId: string, vehicleId: string) => Promise<boolean>;
+} = {}): InMemoryGarages => {
   const garages = new Map<string, Garage>();
   const closures: Closure[] = [];
   const leads: Lead[] = [];
@@ -37,7 +44,7 @@ export const makeInMemoryGarages = ({ clock = systemClock }: { clock?: Clock } =
 
   const garageRepository: GarageRepository = {
     async create(input) {
-      if ([...garages.values()].some((g) => g.slug === input.slug)) throw new DuplicateError(`Garage slug ${input.slug} is taken`);
+      if ([...garages.values()].some((g) => g.slug === input.slug)) throw new DuplicateError('A garage with this slug already exists');
       const garage: Garage = { id: randomUUID(), ...structuredClone(input), createdAt: clock.now() };
       garages.set(garage.id, garage);
       return structuredClone(garage);
@@ -67,6 +74,9 @@ export const makeInMemoryGarages = ({ clock = systemClock }: { clock?: Clock } =
 
   const leadRepository: InMemoryGarages['leads'] = {
     async create(input) {
+      if (!garages.has(input.garageId) || !(await vehicleExists(input.garageId, input.vehicleId))) {
+        throw new InvalidReferenceError('Unknown vehicle');
+      }
       const lead: Lead = { id: randomUUID(), ...input, createdAt: clock.now() };
       leads.push(lead);
       return { ...lead };
@@ -82,6 +92,7 @@ export const makeInMemoryGarages = ({ clock = systemClock }: { clock?: Clock } =
     async create(input) {
       const garage = garages.get(input.garageId);
       if (!garage) throw new InvalidReferenceError('Unknown garage');
+      if ([...quotes.values()].some((q) => q.tokenHash === input.tokenHash)) throw new DuplicateError('A quote with this token already exists');
       const prefix = `Q-${DateTime.fromJSDate(clock.now(), { zone: garage.booking.timezone }).toFormat('yyyy')}-`;
       const last = [...quotes.values()]
         .filter((q) => q.garageId === garage.id && q.number.startsWith(prefix))

@@ -1,8 +1,11 @@
 import {
   BOUND_NONCE_PREFIX,
+  DuplicateError,
+  InvalidReferenceError,
   systemClock,
   type Clock,
   type EncryptedSecret,
+  type GarageRepository,
   type Integration,
   type IntegrationRepository,
   type WebhookRequest,
@@ -27,11 +30,20 @@ export interface InMemoryIntegrations {
 
 /**
  * Integrations, their keys and their webhook secrets in memory, behaving as the Postgres adapter does (its contract
- * suite describes it): a rotated key or secret keeps working until its overlap ends on `clock`, a revoked integration
+ * suite describes it): a key hash is used once, a rotated key or secret keeps working until its overlap ends on `clock`, a revoked integration
  * is found by id only, and revoking twice keeps the first time. The pending deliveries a revocation or a new URL
  * touches are the delivery queue's (`makeInMemoryWebhooks`), not this fake's.
  */
-export const makeInMemoryIntegrations = ({ clock = systemClock, firstApiVersion = '2026-11-21' }: { clock?: Clock; firstApiVersion?: string } = {}): InMemoryIntegrations => {
+export const makeInMemoryIntegrations = ({
+  clock = systemClock,
+  firstApiVersion = '2026-11-21',
+  garages,
+}: {
+  clock?: Clock;
+  firstApiVersion?: string;
+  /** The garages integrations must belong to (INVALID_REFERENCE otherwise); without it every garage exists. */
+  garages?: Pick<GarageRepository, 'findById'>;
+} = {}): InMemoryIntegrations => {
   const rows = new Map<string, Row>();
   const copy = (integration: Integration): Integration => structuredClone(integration);
   const active = (id: string) => {
@@ -42,6 +54,8 @@ export const makeInMemoryIntegrations = ({ clock = systemClock, firstApiVersion 
 
   const integrations: IntegrationRepository = {
     async create(input) {
+      if (garages && !(await garages.findById(input.garageId))) throw new InvalidReferenceError('Unknown garage');
+      if ([...rows.values()].some((r) => r.keyHash === input.apiKeyHash)) throw new DuplicateError('An integration with this API key already exists');
       const integration: Integration = {
         id: input.id,
         garageId: input.garageId,
@@ -107,7 +121,8 @@ export const makeInMemoryIntegrations = ({ clock = systemClock, firstApiVersion 
     },
     async touchLastUsed(id, at) {
       const row = rows.get(id);
-      if (row) row.integration.lastUsedAt = at;
+      // Concurrent requests record their times in any order: the latest stays.
+      if (row && (row.integration.lastUsedAt === null || row.integration.lastUsedAt < at)) row.integration.lastUsedAt = at;
     },
     async getWebhookSecret(id) {
       return rows.get(id)?.secret ?? null;
