@@ -59,7 +59,8 @@ module.exports = {
         'Adapters and shared packages are reused by several apps; one importing an app would tie every app to it ' +
         'and make the apps impossible to deploy apart.',
       severity: 'error',
-      from: { path: '^packages/[^/]+/src' },
+      // Examples show programs built on the packages, as a developer outside the repository would write them.
+      from: { path: '^(packages|examples)/[^/]+/src' },
       to: { path: APPS },
     },
     {
@@ -97,9 +98,10 @@ module.exports = {
       // entry of the package it supports, so that the package graph stays a tree; it is built with the package but
       // only test files may load it: a product file importing it would ship test code, or fail at start.
       name: 'no-test-code-in-product',
-      comment: 'Product sources (apps/*/src, packages/*/src outside src/testing/) never import a testing entry or a test/ folder.',
+      comment:
+        'Product sources (apps/*/src, packages/*/src outside src/testing/, examples/*/src) never import a testing entry or a test/ folder.',
       severity: 'error',
-      from: { path: '^(apps|packages)/[^/]+/src', pathNot: '^(apps|packages)/[^/]+/src/testing/' },
+      from: { path: '^(apps|packages|examples)/[^/]+/src', pathNot: '^(apps|packages)/[^/]+/src/testing/' },
       to: { path: ['^(apps|packages)/[^/]+/(src|dist)/testing/', '(^|node_modules/)@garage/[^/]+/testing($|/)', '/test/'] },
     },
     {

@@ -10,6 +10,7 @@ import {
   type HealthReport,
 } from '@garage/observability';
 import { stopTracing } from '@garage/observability/tracing';
+import { API_VERSIONS } from '@garage/versions';
 import { makeWebhookDelivery, registerWebhookMetrics } from '@garage/webhook-delivery';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { createWorkerLogger } from './logger.js';
@@ -38,6 +39,7 @@ const loop = makeWebhookDelivery({
   listen: database.listen,
   encryptionKeys: config.encryptionKeys,
   schedule: config.schedule,
+  versions: API_VERSIONS,
   allowedNetworks: config.allowedNetworks,
   logger,
   onDelivery: webhookMetrics.record,

@@ -30,7 +30,8 @@ export { systemClock, type Clock } from './kernel/clock.port.js';
 export type { Repositories, Transaction, UnitOfWork, Work } from './kernel/unit-of-work.port.js';
 export type { TransactionalUseCase } from './kernel/transactional-use-case.js';
 export type { KeysetPosition, KeysetQuery } from './kernel/pagination.js';
-export type { Page, PageRequest, Rendered, RenderedPage } from './kernel/page.js';
+export type { Listing, Page, PageRequest } from './kernel/page.js';
+export { field, fieldsOf, type FieldKind, type FieldShape, type ItemOf, type ItemShape } from './kernel/item-shape.js';
 export { makeCursorCodec, type CursorCodec } from './kernel/cursor.js';
 export type { ListName, ListVersionProbe } from './kernel/list-version.port.js';
 export { isUuid, UUID_PATTERN } from './kernel/ids.js';
@@ -70,6 +71,10 @@ export { makeUpdateIntegration, type UpdateIntegrationCommand } from './integrat
 /** The parts catalog, stock and the vehicles for sale: their lists for connectors and their imports. */
 export {
   PRODUCT_DEFAULTS,
+  PRODUCT_ITEM,
+  STOCK_ITEM,
+  productPosition,
+  stockPosition,
   type Product,
   type ProductImportRow,
   type StockImportRow,
@@ -79,6 +84,8 @@ export {
   FUELS,
   GEARBOXES,
   VEHICLE_STATUSES,
+  VEHICLE_ITEM,
+  vehiclePosition,
   type Fuel,
   type Gearbox,
   type Vehicle,

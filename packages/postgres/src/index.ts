@@ -9,3 +9,5 @@ export * from './idempotency-store.js';
 export * from './statistics.js';
 export * from './retention/index.js';
 export { makePersonalDataReader, makePersonalDataUnitOfWork } from './personal-data/personal-data-store.js';
+export { makeRenderedLists, type RenderedList, type RenderedLists } from './list-items/rendered-lists.js';
+export { renderListItemsAgain } from './list-items/render-again.js';

@@ -77,7 +77,7 @@ export interface ProductsTable {
   active: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
-  /** The row's list item as the API sends it, rendered by a trigger on every write (migration 0011). */
+  /** The row's list item as the API sends it, rendered by a trigger on every write from its item shape (src/list-items/). */
   list_item: Generated<string>;
 }
 
@@ -86,7 +86,7 @@ export interface StockTable {
   garage_id: string;
   quantity: number;
   updated_at: Timestamp;
-  /** The row's list item as the API sends it, rendered by a trigger on every write (migration 0011). */
+  /** The row's list item as the API sends it, rendered by a trigger on every write from its item shape (src/list-items/). */
   list_item: Generated<string>;
 }
 
@@ -110,7 +110,7 @@ export interface VehiclesTable {
   published_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
-  /** The row's list item as the API sends it, rendered by a trigger on every write (migration 0011). */
+  /** The row's list item as the API sends it, rendered by a trigger on every write from its item shape (src/list-items/). */
   list_item: Generated<string>;
 }
 

@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import { makeImportProducts, makeImportStock, type ProductListQuery } from '@garage/domain';
 import { newGarage, productRow } from '@garage/domain/testing';
 import { createTestDatabase } from '@garage/postgres/testing';
-import { makeRepositories, makeUnitOfWork, type Database } from '../src/index.js';
+import { makeRenderedLists, makeRepositories, makeUnitOfWork, type Database } from '../src/index.js';
 
 const IMPORTED = 3_000;
 
@@ -41,7 +41,7 @@ t.test('a sync page right after an import reads the (garage, updated_at, id) ind
   const sent: CompiledQuery[] = [];
   const recording = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: (event) => void sent.push(event.query) });
   const page: ProductListQuery = { garageId: garage.id, limit: 100, after: null, updatedSince: before, sku: null, includeInactive: true };
-  t.equal((await makeRepositories(recording).products.listRendered(page)).length, 100, 'the page is full');
+  t.equal((await makeRenderedLists(recording).products.list(page)).length, 100, 'the page is full');
   const query = sent.at(-1);
   if (!query) throw new Error('the page read sent no query');
   const { rows: explained } = await pool.query(`explain (format json) ${query.sql}`, [...query.parameters]);

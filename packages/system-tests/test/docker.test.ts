@@ -164,7 +164,7 @@ t.test('the image installs every workspace package: each manifest is copied befo
   const copied = new Set([...dockerfile.slice(0, install).matchAll(/^COPY (\S+)\/package\.json /gm)].map((m) => m[1]));
   const root = fileURLToPath(new URL('../../../', import.meta.url));
   const workspace: string[] = [];
-  for (const dir of ['apps', 'packages']) {
+  for (const dir of ['apps', 'packages', 'examples']) {
     for (const name of await readdir(`${root}${dir}`)) if (existsSync(`${root}${dir}/${name}/package.json`)) workspace.push(`${dir}/${name}`);
   }
   t.ok(workspace.length >= 8);

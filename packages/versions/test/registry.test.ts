@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Type } from 'typebox';
 import t from 'tap';
-import { API_VERSIONS, changelogMarkdown, makeRegistry, renderEvent, renderWebhookBody, type VersionChange } from '../src/index.js';
+import { API_VERSIONS, changelogMarkdown, makeRegistry, renderEvent, webhookBodyRenderer, type VersionChange } from '../src/index.js';
 
 /** Two changes to one response, in two versions: the pipeline takes a body back through each, newest first. */
 const renamed: VersionChange = {
@@ -55,7 +55,7 @@ t.test('the real versions: 2026-11-26 takes lead.created back to vehicleId and v
   const old = API_VERSIONS.renderEventData('2026-11-21', 'lead.created', data);
   t.same(Object.keys(old), ['id', 'vehicleId', 'vehicleReference', 'name', 'email', 'phone', 'message', 'createdAt'], 'the order of 2026-11-21');
   t.match(old, { vehicleId: 'v1', vehicleReference: 'V-1' });
-  const body = JSON.parse(renderWebhookBody({ type: 'lead.created', occurredAt: new Date(0), data }, '2026-11-26'));
+  const body = JSON.parse(webhookBodyRenderer(API_VERSIONS)({ type: 'lead.created', occurredAt: new Date(0), data }, '2026-11-26'));
   t.same(body, { type: 'lead.created', timestamp: '1970-01-01T00:00:00.000Z', apiVersion: '2026-11-26', data });
   const stored = { success: true, appointmentId: 'a1' };
   t.equal(API_VERSIONS.renderResponse('2026-11-21', 'POST /api/public/appointments', 201, stored), stored, 'a body stored before the change passes');

@@ -9,7 +9,7 @@ import {
   type RetrySchedule,
   type WebhookSender,
 } from '@garage/domain';
-import { renderWebhookBody } from '@garage/versions';
+import { webhookBodyRenderer, type VersionRegistry } from '@garage/versions';
 import { makeDeliveryQueue, OUTBOX_CHANNEL, type DatabaseHandle, type Db } from '@garage/postgres';
 import { startDeliveryEngine, type DeliveryEngine } from './delivery-engine.js';
 import { makeHttpSender } from './http-sender.js';
@@ -24,6 +24,8 @@ export interface WebhookDeliveryOptions {
   encryptionKeys: EncryptionKey[];
   /** Delays between attempts in ms (`parseRetrySchedule(WEBHOOK_RETRY_SCHEDULE)`). */
   schedule: RetrySchedule;
+  /** The API versions the process serves: each body is rendered at its receiver's version through them. */
+  versions: VersionRegistry;
   logger: DeliveryLogger;
   batchSize?: number;
   /** `WEBHOOK_ALLOWED_NETWORKS`, for the default sender: otherwise refused destinations to allow. */
@@ -82,6 +84,7 @@ export const makeWebhookDelivery = ({
   listen,
   encryptionKeys,
   schedule,
+  versions,
   logger,
   batchSize,
   allowedNetworks = [],
@@ -90,7 +93,7 @@ export const makeWebhookDelivery = ({
   onDelivery,
 }: WebhookDeliveryOptions): WebhookDelivery => {
   const queue = makeDeliveryQueue(db);
-  const deps = { queue, secrets: makeSecretBox(encryptionKeys), sender, clock, schedule, renderBody: renderWebhookBody };
+  const deps = { queue, secrets: makeSecretBox(encryptionKeys), sender, clock, schedule, renderBody: webhookBodyRenderer(versions) };
   const report = (delivery: DeliveryReport) => {
     logDelivery(logger, delivery);
     onDelivery?.(delivery);

@@ -4,6 +4,7 @@ import { newEncryptionKey } from '@garage/domain/testing';
 import { memoryLogger, startReceiver } from '@garage/webhook-delivery/testing';
 import { backends, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import t from 'tap';
+import { API_VERSIONS } from '@garage/versions';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';
 
 const encryption = newEncryptionKey();
@@ -28,6 +29,7 @@ for (const backend of backends) {
         listen,
         encryptionKeys: encryption.keys,
         schedule: parseRetrySchedule('1h'),
+        versions: API_VERSIONS,
         logger: memoryLogger(),
         // The receivers listen on loopback, refused by default.
         allowedNetworks: ['127.0.0.0/8', '::1/128'],

@@ -3,6 +3,7 @@ import { connectPostgres, makeDeliveryQueue, makeOutbox, type Db } from '@garage
 import { createTestDatabase, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { Webhook } from 'standardwebhooks';
 import t, { type Test } from 'tap';
+import { API_VERSIONS } from '@garage/versions';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';
 import { sleep, newEncryptionKey } from '@garage/domain/testing';
 import { memoryLogger, startReceiver } from '@garage/webhook-delivery/testing';
@@ -14,7 +15,7 @@ const { db } = database.handle;
 const encryption = newEncryptionKey();
 
 const delivery = (on: Db = db, schedule = '100ms,100ms,100ms', batchSize?: number, logger = memoryLogger()) =>
-  makeWebhookDelivery({ db: on, encryptionKeys: encryption.keys, schedule: parseRetrySchedule(schedule), logger, allowedNetworks: ['127.0.0.0/8', '::1/128'], batchSize });
+  makeWebhookDelivery({ db: on, encryptionKeys: encryption.keys, schedule: parseRetrySchedule(schedule), versions: API_VERSIONS, logger, allowedNetworks: ['127.0.0.0/8', '::1/128'], batchSize });
 
 /** Writes the events the way the API does: inside the transaction of the change. */
 const emit = (garageId: string, events: { type: WebhookEventType; data: Record<string, unknown> }[]) =>

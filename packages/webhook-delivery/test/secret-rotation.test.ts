@@ -5,6 +5,7 @@ import { memoryLogger, startReceiver } from '@garage/webhook-delivery/testing';
 import { createTestDatabase, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
+import { API_VERSIONS } from '@garage/versions';
 import { makeWebhookDelivery } from '../src/webhook-delivery.js';
 
 /**
@@ -22,7 +23,7 @@ t.test('a rotated webhook secret signs beside the old one until the overlap ends
   const garageId = await insertGarage(db);
   const integration = await insertIntegration(db, garageId, { webhookUrl: `${receiver.url}/hooks`, secretBox: encryption.secretBox });
   const repos = makeRepositories(db);
-  const delivery = makeWebhookDelivery({ db, encryptionKeys: encryption.keys, schedule: parseRetrySchedule('1s'), logger: memoryLogger(), allowedNetworks: ['127.0.0.0/8', '::1/128'] });
+  const delivery = makeWebhookDelivery({ db, encryptionKeys: encryption.keys, schedule: parseRetrySchedule('1s'), versions: API_VERSIONS, logger: memoryLogger(), allowedNetworks: ['127.0.0.0/8', '::1/128'] });
 
   const newSecret = generateWebhookSecret();
   await repos.integrations.rotateWebhookSecret(integration.id, encryption.secretBox.encrypt(newSecret, integration.id), new Date(), 3_600_000);

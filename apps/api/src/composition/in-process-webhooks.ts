@@ -19,11 +19,13 @@ export default fp(
       listen: app.storage.handle.listen,
       encryptionKeys: app.storage.encryptionKeys,
       schedule: config.webhookRetryScheduleMs,
+      // The registry this app serves (buildApp's `apiVersions`), so that deliveries render what its responses do.
+      versions: app.apiVersions,
       allowedNetworks: config.webhookAllowedNetworks,
       logger: app.log,
       onDelivery: webhookMetrics.record,
     }).start();
     app.addHook('onClose', () => loop.stop());
   },
-  { name: 'in-process-webhooks', dependencies: ['storage', 'metrics'] },
+  { name: 'in-process-webhooks', dependencies: ['storage', 'metrics', 'api-versions'] },
 );

@@ -1,4 +1,4 @@
-import { renderWebhookBody } from '@garage/versions';
+import { webhookBodyRenderer, type VersionRegistry } from '@garage/versions';
 import {
   cachedAvailableDays,
   deriveSubkey,
@@ -32,6 +32,7 @@ import {
   makeDeliveryQueue,
   makeIdempotencyStore,
   makeListVersionProbe,
+  makeRenderedLists,
   makeRepositories,
   makeUnitOfWork,
   makeWebhookFeed,
@@ -70,13 +71,14 @@ export interface UseCaseOptions {
 const makeApiUseCases = (
   storage: Storage,
   reads: DatabaseHandle,
-  { clock, keyCacheTtlMs, webhookAllowedNetworks, log }: Required<UseCaseOptions> & { log: FastifyBaseLogger },
+  { clock, keyCacheTtlMs, webhookAllowedNetworks, log, versions }: Required<UseCaseOptions> & { log: FastifyBaseLogger; versions: VersionRegistry },
 ) => {
   const { db } = storage.handle;
   // Keys are looked up on the primary: a revocation must hold everywhere within 5 s, whatever the replica's lag.
   const repos = makeRepositories(db);
   // Lists, items and availability may read a replica (DATABASE_READ_URL); writes and transactions use the primary.
   const replica = makeRepositories(reads.db);
+  const rendered = makeRenderedLists(reads.db);
   const availability = batchedCalendarReads(replica.availability);
   const uow = makeUnitOfWork(db);
   // Day facts and date ranges, kept for the process: every booking, availability and appointment read uses them.
@@ -98,9 +100,11 @@ const makeApiUseCases = (
       // A slug always names the same garage; a garage created after a 404 is found within the same window as a key.
       garages: { findBySlug: cachedLookup((slug) => repos.garages.findBySlug(slug), { ttlMs: keyCacheTtlMs, clock }) },
     }),
-    listProducts: makeListProducts({ products: replica.products, cursors }),
-    listStock: makeListStock({ stock: replica.stock, cursors }),
-    listVehicles: makeListVehicles({ vehicles: replica.vehicles, cursors }),
+    // Pages are sent as the rows' rendered items (docs/operators/performance.md, "List pages"), paged by the same use
+    // cases a program built on the domain pages domain objects with.
+    listProducts: makeListProducts({ products: rendered.products, cursors, positionOf: rendered.products.positionOf }),
+    listStock: makeListStock({ stock: rendered.stock, cursors, positionOf: rendered.stock.positionOf }),
+    listVehicles: makeListVehicles({ vehicles: rendered.vehicles, cursors, positionOf: rendered.vehicles.positionOf }),
     getVehicle: makeGetVehicle({ vehicles: replica.vehicles }),
     submitLead: makeSubmitLead({ uow }),
     getQuote: makeGetQuote({ quotes: replica.quotes, clock }),
@@ -123,7 +127,7 @@ const makeApiUseCases = (
       secrets: makeSecretBox(storage.encryptionKeys),
       sender: makeHttpSender({ allowedNetworks: webhookAllowedNetworks }),
       clock,
-      renderBody: renderWebhookBody,
+      renderBody: webhookBodyRenderer(versions),
     }),
     listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
@@ -144,9 +148,9 @@ declare module 'fastify' {
 /** Decorates the instance with the use cases the routes call, and the version probe of the list cache. */
 export default fp(
   async (app: FastifyInstance, { clock = systemClock, keyCacheTtlMs = KEY_CACHE_TTL_MS, webhookAllowedNetworks = [] }: UseCaseOptions) => {
-    app.decorate('useCases', makeApiUseCases(app.storage, app.reads, { clock, keyCacheTtlMs, webhookAllowedNetworks, log: app.log }));
+    app.decorate('useCases', makeApiUseCases(app.storage, app.reads, { clock, keyCacheTtlMs, webhookAllowedNetworks, log: app.log, versions: app.apiVersions }));
     // The version of a list comes from where its pages are read, so that a cached page matches what a read gives.
     app.decorate('listVersionProbe', makeListVersionProbe(app.reads.db));
   },
-  { name: 'use-cases', dependencies: ['storage'] },
+  { name: 'use-cases', dependencies: ['storage', 'api-versions'] },
 );

@@ -1,14 +1,23 @@
-import type { RenderedPage } from '@garage/domain';
+import type { Page as DomainPage } from '@garage/domain';
 import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 import { versionOf } from '../plugins/api-versions.js';
+import { Page } from '../schemas/list.js';
+
+/** The envelope of `Page(item)` around its items, written once from the schema's keys in their order. */
+const [ITEMS_KEY, CURSOR_KEY, ...others] = Object.keys(Page(Type.Any()).properties);
+if (ITEMS_KEY === undefined || CURSOR_KEY === undefined || others.length > 0) {
+  throw new Error('Page(item) must hold two properties, the items and then the next cursor, for pageBytes to write it');
+}
+const OPEN = `{${JSON.stringify(ITEMS_KEY)}:[`;
+const BETWEEN = `],${JSON.stringify(CURSOR_KEY)}:`;
 
 /**
  * The bytes of a list's 200, `Page(item)` of schemas/list.ts: the store's rendered items (each the JSON the item's
  * schema serialises to, docs/operators/performance.md "List pages") inside the page's envelope, keys in the schema's
  * order.
  */
-export const pageBytes = (page: RenderedPage): Buffer =>
-  Buffer.from(`{"data":[${page.items.join(',')}],"nextCursor":${JSON.stringify(page.nextCursor)}}`);
+export const pageBytes = (page: DomainPage<string>): Buffer => Buffer.from(`${OPEN}${page.data.join(',')}${BETWEEN}${JSON.stringify(page.nextCursor)}}`);
 
 /**
  * Sends a page as bytes: a string or Buffer skips the route's serializer, and http-conventions hashes these very
@@ -16,7 +25,7 @@ export const pageBytes = (page: RenderedPage): Buffer =>
  * instead, which the versions' preSerialization hook takes back through their transforms like any other response; no
  * change touches a list yet, so today every page goes out as bytes.
  */
-export const sendPage = (reply: FastifyReply, page: RenderedPage): FastifyReply => {
+export const sendPage = (reply: FastifyReply, page: DomainPage<string>): FastifyReply => {
   const { request } = reply;
   const bytes = pageBytes(page);
   const route = `${request.method} ${request.routeOptions.url}`;

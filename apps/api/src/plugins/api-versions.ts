@@ -1,7 +1,7 @@
 import { routedPath } from '../http/routed-path.js';
 import { VersionUnsupportedError } from '../http/version-unsupported.js';
-import { API_VERSIONS, type ApiVersion, type Json, type VersionRegistry } from '@garage/versions';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { routesChangedBy, type ApiVersion, type Json, type VersionRegistry } from '@garage/versions';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
 
@@ -49,7 +49,7 @@ const addDeprecationLink = (reply: FastifyReply) => {
  * and counts requests per version. Handlers return the newest shape only.
  */
 export default fp(
-  async (app: FastifyInstance, { registry = API_VERSIONS }: { registry?: VersionRegistry }) => {
+  async (app: FastifyInstance, { registry }: { registry: VersionRegistry }) => {
     app.decorate('apiVersions', registry);
     app.decorateRequest('requestedVersion', null);
     const supported = registry.versions.map((v) => v.version);
@@ -86,6 +86,15 @@ export default fp(
       const rendered = registry.renderResponse(version, `${request.method} ${route}`, reply.statusCode, payload as Json);
       if (rendered !== payload) reply.serializer(JSON.stringify);
       done(null, rendered);
+    });
+
+    // A change keyed by a route the app does not serve (renamed, or mistyped) would silently stop transforming its
+    // responses: the app refuses to start instead.
+    app.addHook('onReady', async () => {
+      const unserved = routesChangedBy(registry).filter((route) => !app.hasRoute({ method: route.method as HTTPMethods, url: route.url }));
+      if (unserved.length > 0) {
+        throw new Error(`API version changes name routes this app does not serve: ${unserved.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+      }
     });
 
     app.addHook('onSend', (request, reply, payload, done) => {

@@ -8,4 +8,7 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 
 export const Uuid = (options: { description?: string } = {}) => Type.String({ format: 'uuid', ...options });
 
-export const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code', examples: ['EUR'] });
+/** What the schemas say of a currency code, for `Currency` and the list items' currency fields. */
+export const CURRENCY_DOCS = { pattern: '^[A-Z]{3}$', description: 'ISO 4217 code', examples: ['EUR'] };
+
+export const Currency = Type.String(CURRENCY_DOCS);

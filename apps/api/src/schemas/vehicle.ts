@@ -1,33 +1,15 @@
-import { FUELS, GEARBOXES, type VehicleStatus } from '@garage/domain';
+import { FUELS, VEHICLE_ITEM } from '@garage/domain';
 import { Type } from 'typebox';
-import { Currency, DateTime, Nullable, Uuid } from './common.js';
+import { CURRENCY_DOCS } from './common.js';
+import { listItemSchema } from './list-item.js';
 
 export const Fuel = Type.Enum([...FUELS]);
 
-/**
- * Lists send this item as the database rendered it when the row was written (docs/operators/performance.md, "List
- * pages"): a change to its fields needs a migration that renders it anew, or list-pages-bytes.test.ts fails.
- */
-export const Vehicle = Type.Object(
-  {
-    id: Uuid(),
-    reference: Type.String(),
-    make: Type.String(),
-    model: Type.String(),
-    version: Nullable(Type.String()),
-    year: Type.Integer(),
-    mileageKm: Type.Integer(),
-    fuel: Fuel,
-    gearbox: Type.Enum([...GEARBOXES]),
-    priceCents: Type.Integer({ description: 'Price in minor units' }),
-    currency: Currency,
-    color: Nullable(Type.String()),
-    description: Nullable(Type.String()),
-    photos: Type.Array(Type.String({ format: 'uri' })),
-    // Typed as the domain's status so handlers return domain vehicles as they are; the use-cases never return sold ones.
-    status: Type.Unsafe<VehicleStatus>(Type.Enum(['available', 'reserved'], { description: 'Sold vehicles are never shown' })),
-    publishedAt: DateTime(),
-    updatedAt: DateTime(),
-  },
-  { additionalProperties: false, title: 'Vehicle' },
-);
+/** Derived from the domain's item shape (docs/contributors/adding-a-list-field.md); these lines only document it. */
+export const Vehicle = listItemSchema(VEHICLE_ITEM, 'Vehicle', {
+  priceCents: { description: 'Price in minor units' },
+  currency: CURRENCY_DOCS,
+  photos: { format: 'uri' },
+  // The use cases never return sold vehicles.
+  status: { shown: ['available', 'reserved'], description: 'Sold vehicles are never shown' },
+});

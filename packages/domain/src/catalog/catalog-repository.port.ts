@@ -8,16 +8,8 @@ export interface ProductListQuery extends KeysetQuery {
 
 /** Reads of the catalog, callable anywhere. */
 export interface ProductReader {
-  /**
-   * Ordered by `(updatedAt, id)` ascending, strictly after `after`. For programs that work with the products (a worker
-   * built on this package); the API's pages read `listRendered`.
-   */
+  /** Ordered by `(updatedAt, id)` ascending, strictly after `after`. */
   list(query: ProductListQuery): Promise<Product[]>;
-  /**
-   * The rows `list` returns, each as its list item: the product as JSON, as the API sends it, rendered when the row was
-   * written (docs/operators/performance.md, "List pages").
-   */
-  listRendered(query: ProductListQuery): Promise<string[]>;
   /** The subset of `ids` that are products of the garage. */
   findExistingIds(garageId: string, ids: string[]): Promise<string[]>;
 }
@@ -33,13 +25,8 @@ export interface StockListQuery extends KeysetQuery {
 }
 
 export interface StockReader {
-  /**
-   * One item per product, ordered by `(updatedAt, productId)` ascending. For programs that work with the items; the
-   * API's pages read `listRendered`.
-   */
+  /** One item per product, ordered by `(updatedAt, productId)` ascending, strictly after `after`. */
   list(query: StockListQuery): Promise<StockItem[]>;
-  /** The rows `list` returns, each as its list item: the stock item as JSON, as the API sends it. */
-  listRendered(query: StockListQuery): Promise<string[]>;
 }
 
 /** Reads and writes; only a unit of work hands it out. */

@@ -1,7 +1,7 @@
-import type { StockItem } from './catalog-items.js';
-import type { StockRepository } from './catalog-repository.port.js';
+import type { StockListQuery } from './catalog-repository.port.js';
 import type { CursorCodec } from '../kernel/cursor.js';
-import { fetchRenderedPage, type PageRequest, type RenderedPage } from '../kernel/page.js';
+import { fetchPage, type Listing, type Page, type PageRequest } from '../kernel/page.js';
+import type { KeysetPosition } from '../kernel/pagination.js';
 
 export interface ListStockQuery extends PageRequest {
   garageId: string;
@@ -9,13 +9,10 @@ export interface ListStockQuery extends PageRequest {
   sku: string | null;
 }
 
+/** One item per product; `StockItem`s from a `StockReader` (with `stockPosition`), or an adapter's representation. */
 export const makeListStock =
-  ({ stock, cursors }: { stock: Pick<StockRepository, 'listRendered'>; cursors: CursorCodec }) =>
-  (q: ListStockQuery): Promise<RenderedPage> =>
-    fetchRenderedPage<StockItem>(
-      cursors,
-      `stock|${q.garageId}|${q.updatedSince?.toISOString() ?? ''}|${q.sku ?? ''}`,
-      q,
-      (s) => ({ sortValue: new Date(s.updatedAt), id: s.productId }),
-      (after, limit) => stock.listRendered({ garageId: q.garageId, limit, after, updatedSince: q.updatedSince, sku: q.sku }),
+  <T>({ stock, cursors, positionOf }: { stock: Listing<StockListQuery, T>; cursors: CursorCodec; positionOf: (item: T) => KeysetPosition }) =>
+  (q: ListStockQuery): Promise<Page<T>> =>
+    fetchPage(cursors, `stock|${q.garageId}|${q.updatedSince?.toISOString() ?? ''}|${q.sku ?? ''}`, q, positionOf, (after, limit) =>
+      stock.list({ garageId: q.garageId, limit, after, updatedSince: q.updatedSince, sku: q.sku }),
     );

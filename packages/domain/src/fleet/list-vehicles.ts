@@ -1,7 +1,8 @@
-import type { Fuel, Vehicle } from './vehicle.js';
-import type { VehicleRepository } from './vehicle-repository.port.js';
+import type { Fuel } from './vehicle.js';
+import type { VehicleListQuery } from './vehicle-repository.port.js';
 import type { CursorCodec } from '../kernel/cursor.js';
-import { fetchRenderedPage, type PageRequest, type RenderedPage } from '../kernel/page.js';
+import { fetchPage, type Listing, type Page, type PageRequest } from '../kernel/page.js';
+import type { KeysetPosition } from '../kernel/pagination.js';
 
 export interface ListVehiclesQuery extends PageRequest {
   garageId: string;
@@ -10,22 +11,18 @@ export interface ListVehiclesQuery extends PageRequest {
   fuel: Fuel | null;
 }
 
-/** Newest `publishedAt` first; sold vehicles never appear. */
+/**
+ * Newest `publishedAt` first; sold vehicles never appear. `Vehicle`s from a `VehicleReader` (with `vehiclePosition`),
+ * or an adapter's representation of the same rows.
+ */
 export const makeListVehicles =
-  ({ vehicles, cursors }: { vehicles: Pick<VehicleRepository, 'listRendered'>; cursors: CursorCodec }) =>
-  (q: ListVehiclesQuery): Promise<RenderedPage> =>
-    fetchRenderedPage<Vehicle>(
+  <T>({ vehicles, cursors, positionOf }: { vehicles: Listing<VehicleListQuery, T>; cursors: CursorCodec; positionOf: (item: T) => KeysetPosition }) =>
+  (q: ListVehiclesQuery): Promise<Page<T>> =>
+    fetchPage(
       cursors,
       `vehicles|${q.garageId}|${q.updatedSince?.toISOString() ?? ''}|${q.make?.toLowerCase() ?? ''}|${q.fuel ?? ''}`,
       q,
-      (v) => ({ sortValue: new Date(v.publishedAt), id: v.id }),
+      positionOf,
       (after, limit) =>
-        vehicles.listRendered({
-          garageId: q.garageId,
-          limit,
-          after,
-          updatedSince: q.updatedSince,
-          make: q.make,
-          fuel: q.fuel,
-        }),
+        vehicles.list({ garageId: q.garageId, limit, after, updatedSince: q.updatedSince, make: q.make, fuel: q.fuel }),
     );

@@ -8,13 +8,8 @@ export interface VehicleListQuery extends KeysetQuery {
 }
 
 export interface VehicleReader {
-  /**
-   * Vehicles that are not sold, ordered by `(publishedAt, id)` descending, strictly after `after`. For programs that
-   * work with the vehicles; the API's pages read `listRendered`.
-   */
+  /** Vehicles that are not sold, ordered by `(publishedAt, id)` descending, strictly after `after`. */
   list(query: VehicleListQuery): Promise<Vehicle[]>;
-  /** The rows `list` returns, each as its list item: the vehicle as JSON, as the API sends it. */
-  listRendered(query: VehicleListQuery): Promise<string[]>;
   /** A vehicle that is not sold; restricted to `garageId` when given. */
   findPublicById(id: string, garageId: string | null): Promise<(Vehicle & { garageId: string }) | null>;
 }

@@ -6,6 +6,15 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/**
+ * What a list use case reads its pages from: the rows of one list, in its order, strictly after `query.after`, at most
+ * `query.limit`. `T` is the item as the reader hands it out: the domain's object (a repository's reader), or another
+ * representation of the same rows that an adapter keeps for its own transport.
+ */
+export interface Listing<Q, T> {
+  list(query: Q): Promise<T[]>;
+}
+
 export interface PageRequest {
   limit: number;
   cursor: string | null;
@@ -30,32 +39,4 @@ export const fetchPage = async <T>(
     data,
     nextCursor: rows.length > request.limit && last ? cursors.encode(scope, positionOf(last)) : null,
   };
-};
-
-/**
- * An entity as its rendered list item parses: each item is the entity as JSON, as the API sends it (times as RFC 3339
- * strings), rendered by the store when the row was last written, so that a page is assembled from bytes without an
- * object per row.
- */
-export type Rendered<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
-
-/** A page of rendered items and the cursor of the next page, null on the last page. */
-export interface RenderedPage {
-  items: string[];
-  nextCursor: string | null;
-}
-
-/**
- * `fetchPage` for rendered items: the same `limit + 1` read and the same cursor. Only the last item kept is parsed, for
- * the position its cursor names; its times carry the milliseconds a cursor keeps.
- */
-export const fetchRenderedPage = async <T>(
-  cursors: CursorCodec,
-  scope: string,
-  request: PageRequest,
-  positionOf: (item: Rendered<T>) => KeysetPosition,
-  query: (after: KeysetPosition | null, limit: number) => Promise<string[]>,
-): Promise<RenderedPage> => {
-  const { data, nextCursor } = await fetchPage(cursors, scope, request, (item: string) => positionOf(JSON.parse(item) as Rendered<T>), query);
-  return { items: data, nextCursor };
 };

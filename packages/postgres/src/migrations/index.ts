@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { buildConcurrentIndexes, type ConcurrentIndex } from './concurrent-indexes.js';
+import { renderListItemsAgain } from '../list-items/render-again.js';
 import * as m0001 from './0001-initial.js';
 import * as m0002 from './0002-booking-and-idempotency.js';
 import * as m0003 from './0003-list-versions.js';
@@ -14,13 +15,18 @@ import * as m0008 from './0008-outbox-trace-context.js';
 import * as m0009 from './0009-booking-days.js';
 import * as m0010 from './0010-booking-writes-planned-once.js';
 import * as m0011 from './0011-list-items.js';
+import * as m0012 from './0012-list-items.js';
 import * as m0013 from './0013-sql-rules-from-the-domain.js';
 import * as m0016 from './0016-data-over-time.js';
 
 /**
  * A migration; one that applies the SQL rules (src/sql-rules) records the digest of what it applied.
  */
-type MigrationModule = Migration & { sqlRulesDigest?: string };
+type MigrationModule = Migration & {
+  sqlRulesDigest?: string;
+  /** A migration generated from the list item shapes carries the trigger functions it installs. */
+  FUNCTIONS?: Readonly<Record<string, string>>;
+};
 
 /** Migrations are listed in code (not read from a folder) so that the built package carries them. */
 const migrations: Record<string, MigrationModule> = {
@@ -35,6 +41,7 @@ const migrations: Record<string, MigrationModule> = {
   '0009-booking-days': m0009,
   '0010-booking-writes-planned-once': m0010,
   '0011-list-items': m0011,
+  '0012-list-items': m0012,
   '0013-sql-rules-from-the-domain': m0013,
   '0016-data-over-time': m0016,
 };
@@ -67,9 +74,14 @@ const provider: MigrationProvider = {
   getMigrations: async () => Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, withLockTimeout(m)])),
 };
 
+/** The lists' trigger functions as the latest generated migration installs them (null before the first one). */
+export const latestListItemFunctions = (): Readonly<Record<string, string>> | null =>
+  Object.values(migrations).reduce<Readonly<Record<string, string>> | null>((latest, m) => m.FUNCTIONS ?? latest, null);
+
 /**
  * Applies pending migrations, each in a transaction of its own (its locks are released at its commit, not held until
- * the last one), then builds the indexes they ask for concurrently; returns the names applied now. A migration that
+ * the last one), then builds the indexes they ask for concurrently and renders again the list rows a generated
+ * migration queued (see `renderListItemsAgain`; running it again resumes); returns the names applied now. A migration that
  * could not get a lock within `MIGRATION_LOCK_TIMEOUT` is tried again after a pause; any other failure throws.
  */
 export const migrateToLatest = async (db: Kysely<any>): Promise<string[]> => {
@@ -89,6 +101,8 @@ export const migrateToLatest = async (db: Kysely<any>): Promise<string[]> => {
     if (results.length === 0) break;
   }
   await buildConcurrentIndexes(db, concurrentIndexes);
+  // Rows a generated list-item migration queued are rendered again in batches, outside the migrations' transactions.
+  await renderListItemsAgain(db);
   return applied;
 };
 

@@ -1,36 +1,20 @@
-import type { Product, ProductImportRow, ProductListQuery, ProductReader, ProductRepository } from '@garage/domain';
+import type { ProductImportRow, ProductListQuery, ProductReader, ProductRepository } from '@garage/domain';
 import { InvalidReferenceError, isUuid, PRODUCT_DEFAULTS } from '@garage/domain';
 import { sql, type Transaction } from 'kysely';
-import type { Database, NewProductRow, ProductRow, Executor } from '../schema.js';
+import type { Database, NewProductRow, Executor } from '../schema.js';
+import { itemReader, itemSelection } from '../list-items/read-items.js';
+import { PRODUCTS } from '../list-items/list-item-tables.js';
 import { catalogWriteTime } from './clocks.js';
 import { chunks, lastByKey } from './batches.js';
-import { toNumber } from './numbers.js';
 import { upsertChanges } from './upsert.js';
 import type { BulkWrites } from '../statistics.js';
-
-const COLUMNS = [
-  'id', 'sku', 'name', 'description', 'category', 'brand', 'price_cents', 'currency', 'vat_rate', 'unit', 'active',
-  'updated_at',
-] as const;
 
 const IMPORTED = [
   'name', 'description', 'category', 'brand', 'price_cents', 'currency', 'vat_rate', 'unit', 'active',
 ] as const satisfies readonly (keyof NewProductRow)[];
 
-const toProduct = (row: Pick<ProductRow, (typeof COLUMNS)[number]>): Product => ({
-  id: row.id,
-  sku: row.sku,
-  name: row.name,
-  description: row.description,
-  category: row.category,
-  brand: row.brand,
-  priceCents: toNumber(row.price_cents),
-  currency: row.currency,
-  vatRate: toNumber(row.vat_rate),
-  unit: row.unit,
-  active: row.active,
-  updatedAt: row.updated_at,
-});
+const toProduct = itemReader(PRODUCTS.shape);
+const SELECTION = itemSelection(PRODUCTS);
 
 const toRow = (garageId: string, row: ProductImportRow, defaultCurrency: string, at: Date): NewProductRow => ({
   garage_id: garageId,
@@ -76,7 +60,7 @@ const upsertChunk = async (trx: Transaction<Database>, garageId: string, rows: N
 };
 
 /** One page of a product list: its filters, its order and its limit, whatever it selects. */
-const listed = (db: Executor, q: ProductListQuery) => {
+export const listedProducts = (db: Executor, q: ProductListQuery) => {
   let query = db.selectFrom('products').where('garage_id', '=', q.garageId);
   // Literal `true` (not a parameter) so that the planner can use the partial index products_active_sync_idx.
   if (!q.includeInactive) query = query.where('active', '=', sql.lit(true));
@@ -92,14 +76,8 @@ const listed = (db: Executor, q: ProductListQuery) => {
 export const makeProductReader = (db: Executor): ProductReader => ({
   async list(q) {
     if (!isUuid(q.garageId)) return [];
-    const rows = await listed(db, q).select(COLUMNS).execute();
+    const rows = await listedProducts(db, q).select(SELECTION).execute();
     return rows.map(toProduct);
-  },
-
-  async listRendered(q) {
-    if (!isUuid(q.garageId)) return [];
-    const rows = await listed(db, q).select('list_item').execute();
-    return rows.map((row) => row.list_item);
   },
 
   async findExistingIds(garageId, ids) {

@@ -1,10 +1,15 @@
-import type { StockItem, StockListQuery, StockReader, StockRepository } from '@garage/domain';
+import type { StockListQuery, StockReader, StockRepository } from '@garage/domain';
 import type { Transaction } from 'kysely';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
 import { catalogWriteTime } from './clocks.js';
 import { chunks, lastByKey } from './batches.js';
 import type { Database, Executor } from '../schema.js';
 import type { BulkWrites } from '../statistics.js';
+import { itemReader, itemSelection } from '../list-items/read-items.js';
+import { STOCK } from '../list-items/list-item-tables.js';
+
+const toStockItem = itemReader(STOCK.shape);
+const SELECTION = itemSelection(STOCK);
 
 /** Product ids for `skus`, validated before any write so that an import with an unknown sku writes nothing. */
 const resolveSkus = async (db: Executor, garageId: string, skus: string[]): Promise<Map<string, string>> => {
@@ -29,7 +34,7 @@ const resolveSkus = async (db: Executor, garageId: string, skus: string[]): Prom
  * One page of a stock list: its filters, its order and its limit, whatever it selects. A sku filter is one probe of
  * products (garage_id, sku); no join otherwise, since the rendered item carries its sku.
  */
-const listed = (db: Executor, q: StockListQuery) => {
+export const listedStock = (db: Executor, q: StockListQuery) => {
   let query = db.selectFrom('stock').where('stock.garage_id', '=', q.garageId);
   if (q.updatedSince) query = query.where('stock.updated_at', '>=', q.updatedSince);
   const sku = q.sku;
@@ -48,22 +53,14 @@ const listed = (db: Executor, q: StockListQuery) => {
 export const makeStockReader = (db: Executor): StockReader => ({
   async list(q) {
     if (!isUuid(q.garageId)) return [];
-    const rows = await listed(db, q)
+    const rows = await listedStock(db, q)
       // Joined on the whole foreign key: the planner then knows the product's garage too.
       .innerJoin('products', (join) =>
         join.onRef('products.id', '=', 'stock.product_id').onRef('products.garage_id', '=', 'stock.garage_id'),
       )
-      .select(['stock.product_id', 'products.sku', 'stock.quantity', 'stock.updated_at'])
+      .select(SELECTION)
       .execute();
-    return rows.map(
-      (r): StockItem => ({ productId: r.product_id, sku: r.sku, quantity: r.quantity, updatedAt: r.updated_at }),
-    );
-  },
-
-  async listRendered(q) {
-    if (!isUuid(q.garageId)) return [];
-    const rows = await listed(db, q).select('stock.list_item').execute();
-    return rows.map((row) => row.list_item);
+    return rows.map(toStockItem);
   },
 });
 

@@ -1,44 +1,21 @@
-import type { Fuel, Gearbox, Vehicle, VehicleImportRow, VehicleListQuery, VehicleReader, VehicleRepository, VehicleStatus } from '@garage/domain';
+import type { VehicleImportRow, VehicleListQuery, VehicleReader, VehicleRepository } from '@garage/domain';
 import { InvalidReferenceError, isUuid } from '@garage/domain';
 import { sql, type Insertable, type Transaction } from 'kysely';
-import type { Database, Executor, VehicleRow, VehiclesTable } from '../schema.js';
+import type { Database, Executor, VehiclesTable } from '../schema.js';
+import { itemReader, itemSelection } from '../list-items/read-items.js';
+import { VEHICLES } from '../list-items/list-item-tables.js';
 import { chunks, lastByKey } from './batches.js';
 import { nowMs } from './clocks.js';
-import { toNumber } from './numbers.js';
 import { upsertChanges } from './upsert.js';
 import type { BulkWrites } from '../statistics.js';
-
-const COLUMNS = [
-  'id', 'garage_id', 'reference', 'make', 'model', 'version', 'year', 'mileage_km', 'fuel', 'gearbox', 'price_cents',
-  'currency', 'color', 'description', 'photos', 'status', 'published_at', 'updated_at',
-] as const;
 
 const IMPORTED = [
   'make', 'model', 'version', 'year', 'mileage_km', 'fuel', 'gearbox', 'price_cents', 'currency', 'color',
   'description', 'photos', 'status',
 ] as const satisfies readonly (keyof VehiclesTable)[];
 
-type SelectedRow = Pick<VehicleRow, (typeof COLUMNS)[number]>;
-
-const toVehicle = (row: SelectedRow): Vehicle => ({
-  id: row.id,
-  reference: row.reference,
-  make: row.make,
-  model: row.model,
-  version: row.version,
-  year: row.year,
-  mileageKm: row.mileage_km,
-  fuel: row.fuel as Fuel,
-  gearbox: row.gearbox as Gearbox,
-  priceCents: toNumber(row.price_cents),
-  currency: row.currency,
-  color: row.color,
-  description: row.description,
-  photos: row.photos,
-  status: row.status as VehicleStatus,
-  publishedAt: row.published_at,
-  updatedAt: row.updated_at,
-});
+const toVehicle = itemReader(VEHICLES.shape);
+const SELECTION = itemSelection(VEHICLES);
 
 const toRow = (garageId: string, row: VehicleImportRow, defaultCurrency: string): Insertable<VehiclesTable> => ({
   garage_id: garageId,
@@ -59,7 +36,7 @@ const toRow = (garageId: string, row: VehicleImportRow, defaultCurrency: string)
 });
 
 /** One page of the fleet: its filters, its order and its limit, whatever it selects. */
-const listed = (db: Executor, q: VehicleListQuery) => {
+export const listedVehicles = (db: Executor, q: VehicleListQuery) => {
   let query = db
     .selectFrom('vehicles')
     .where('garage_id', '=', q.garageId)
@@ -79,19 +56,13 @@ const listed = (db: Executor, q: VehicleListQuery) => {
 export const makeVehicleReader = (db: Executor): VehicleReader => ({
   async list(q) {
     if (!isUuid(q.garageId)) return [];
-    const rows = await listed(db, q).select(COLUMNS).execute();
+    const rows = await listedVehicles(db, q).select(SELECTION).execute();
     return rows.map(toVehicle);
-  },
-
-  async listRendered(q) {
-    if (!isUuid(q.garageId)) return [];
-    const rows = await listed(db, q).select('list_item').execute();
-    return rows.map((row) => row.list_item);
   },
 
   async findPublicById(id, garageId) {
     if (!isUuid(id) || (garageId !== null && !isUuid(garageId))) return null;
-    let query = db.selectFrom('vehicles').select(COLUMNS).where('id', '=', id).where('status', '<>', 'sold');
+    let query = db.selectFrom('vehicles').select(SELECTION).select('garage_id').where('id', '=', id).where('status', '<>', 'sold');
     if (garageId !== null) query = query.where('garage_id', '=', garageId);
     const row = await query.executeTakeFirst();
     return row ? { ...toVehicle(row), garageId: row.garage_id } : null;

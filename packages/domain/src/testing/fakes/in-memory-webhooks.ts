@@ -6,9 +6,12 @@ import {
   type DeliveryAttempt,
   type DeliveryQueue,
   type DeliveryStatus,
+  type DeliverySummary,
   type IntegrationRepository,
+  type KeysetPosition,
   type Outbox,
   type WebhookEvent,
+  type WebhookFeed,
 } from '../../index.js';
 
 interface StoredDelivery {
@@ -27,6 +30,8 @@ interface StoredDelivery {
 export interface InMemoryWebhooks {
   outbox: Outbox;
   queue: DeliveryQueue;
+  /** What each integration reads of its webhooks: its deliveries and its event feed. */
+  feed: WebhookFeed;
   /** Every event written so far, oldest first. */
   events(): WebhookEvent[];
 }
@@ -43,6 +48,7 @@ export const makeInMemoryWebhooks = ({
   clock: Clock;
 }): InMemoryWebhooks => {
   const events = new Map<string, WebhookEvent>();
+  const garageOfEvent = new Map<string, string>();
   const deliveries: StoredDelivery[] = [];
 
   const isRevoked = async (integrationId: string) => (await integrations.findById(integrationId))?.revokedAt != null;
@@ -57,6 +63,7 @@ export const makeInMemoryWebhooks = ({
       // Stored as JSON, as the database stores it: what a receiver gets is what survives serialisation.
       const event: WebhookEvent = { id: randomUUID(), type, occurredAt: now, data: JSON.parse(JSON.stringify(data)) };
       events.set(event.id, event);
+      garageOfEvent.set(event.id, garageId);
       for (const target of targets) {
         if (target.webhookUrl === null) continue;
         deliveries.push({
@@ -189,5 +196,54 @@ export const makeInMemoryWebhooks = ({
     },
   };
 
-  return { outbox, queue, events: () => [...events.values()] };
+  const summary = (d: StoredDelivery): DeliverySummary => {
+    const last = d.log.at(-1);
+    return {
+      id: d.id,
+      eventId: d.eventId,
+      type: events.get(d.eventId)!.type,
+      status: d.status,
+      attemptCount: d.attempts,
+      lastAttemptAt: last?.attemptedAt ?? null,
+      lastResponseStatus: last?.statusCode ?? null,
+      nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
+      createdAt: d.createdAt,
+    };
+  };
+  /** `(at, id)` compared as the adapter's keyset does. */
+  const compare = (a: { at: Date; id: string }, b: KeysetPosition) => a.at.getTime() - b.sortValue.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+  const feed: WebhookFeed = {
+    async listDeliveries({ integrationId, limit, after, status, type }) {
+      return deliveries
+        .filter((d) => d.integrationId === integrationId && (status === null || d.status === status))
+        .filter((d) => type === null || events.get(d.eventId)?.type === type)
+        .filter((d) => after === null || compare({ at: d.createdAt, id: d.id }, after) < 0)
+        .sort((a, b) => -compare({ at: a.createdAt, id: a.id }, { sortValue: b.createdAt, id: b.id }))
+        .slice(0, limit)
+        .map(summary);
+    },
+    async findDelivery(integrationId, deliveryId) {
+      const d = deliveries.find((x) => x.id === deliveryId && x.integrationId === integrationId);
+      return d ? summary(d) : null;
+    },
+    async listEvents({ integrationId, limit, after, type, since }) {
+      const integration = await integrations.findById(integrationId);
+      if (!integration) return [];
+      // The events it receives or would receive with a URL (docs/reference/contract.md §5), and any it was sent.
+      const reaches = (e: WebhookEvent) => {
+        const toggle = audienceOf(e.type);
+        return toggle === null || integration.sync[toggle] || deliveries.some((d) => d.eventId === e.id && d.integrationId === integrationId);
+      };
+      return [...events.values()]
+        .filter((e) => garageOfEvent.get(e.id) === integration.garageId && e.occurredAt >= integration.createdAt && reaches(e))
+        .filter((e) => (type === null || e.type === type) && (since === null || e.occurredAt >= since))
+        .filter((e) => after === null || compare({ at: e.occurredAt, id: e.id }, after) > 0)
+        .sort((a, b) => compare({ at: a.occurredAt, id: a.id }, { sortValue: b.occurredAt, id: b.id }))
+        .slice(0, limit)
+        .map((e) => structuredClone(e));
+    },
+  };
+
+  return { outbox, queue, feed, events: () => [...events.values()] };
 };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { newGarage } from '@garage/domain/testing';
 import type { Contract } from './harness.js';
 
-export const garageRepositoryContract: Contract = (t, { repos }) => {
+export const garageRepositoryContract: Contract<'repos'> = (t, { repos }) => {
   t.test('a created garage is found by slug and by id, booking settings included', async (t) => {
     const garage = await newGarage(repos, 'CHF');
     t.match(garage, { id: String, currency: 'CHF', createdAt: Date });

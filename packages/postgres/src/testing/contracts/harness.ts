@@ -35,8 +35,11 @@ export const eachCallCommitted = (uow: UnitOfWork): Transaction =>
       ),
   });
 
-/** A contract suite: written once per port, proven against every backend. */
-export type Contract = (t: Tap, ctx: ContractContext) => void;
+/**
+ * A contract suite: written once per port, proven against every backend. One that needs only some of the context
+ * (`Contract<'repos' | 'uow'>`) can be proven against the domain's in-memory fakes too.
+ */
+export type Contract<K extends keyof ContractContext = keyof ContractContext> = (t: Tap, ctx: Pick<ContractContext, K>) => void;
 
 /**
  * Runs `contract` once per backend, each on its own fresh database (dropped when the file ends). The tests of one

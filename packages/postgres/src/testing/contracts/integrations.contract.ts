@@ -19,7 +19,7 @@ const newIntegration = (repos: Repositories, garageId: string, extra: Partial<Ne
     ...extra,
   });
 
-export const integrationRepositoryContract: Contract = (t, { repos }) => {
+export const integrationRepositoryContract: Contract<'repos'> = (t, { repos }) => {
   t.test('a created integration exposes its public fields only, never the key hash or the secret', async (t) => {
     const garage = await newGarage(repos);
     const created = await newIntegration(repos, garage.id, {

@@ -3,7 +3,7 @@ import type { NewLead } from '@garage/domain';
 import { newGarage, vehicleRow } from '@garage/domain/testing';
 import type { Contract } from './harness.js';
 
-export const leadRepositoryContract: Contract = (t, { repos }) => {
+export const leadRepositoryContract: Contract<'repos'> = (t, { repos }) => {
   const lead = (garageId: string, vehicleId: string): NewLead => ({
     garageId,
     vehicleId,

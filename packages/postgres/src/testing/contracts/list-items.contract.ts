@@ -1,6 +1,7 @@
-import type { ProductListQuery, StockListQuery, VehicleListQuery } from '@garage/domain';
+import { productPosition, stockPosition, vehiclePosition, type ProductListQuery, type StockListQuery, type VehicleListQuery } from '@garage/domain';
 import { newGarage, productRow, vehicleRow } from '@garage/domain/testing';
 import { sql } from 'kysely';
+import { makeRenderedLists } from '../../list-items/rendered-lists.js';
 import type { Contract, ContractContext, Tap } from './harness.js';
 
 /** Characters JSON must escape (quote, backslash, controls) beside some it must leave alone. */
@@ -9,35 +10,44 @@ const AWKWARD = 'Pads "pro" \\ / \n\t\r\b\f \u0001\u001f\u007f é ñ 漢字 🚗
 /**
  * The rendered list holds the rows `list` reads, in its order, each item byte for byte the JSON of the row as the
  * domain reads it: what the API's serialiser wrote from that object before pages were assembled from rendered rows
- * (its schemas list the keys in the domain objects' order, and it writes times as `toISOString` does), and what the
- * list use cases parse the last item of a page from, for its cursor.
+ * (its schemas derive from the same item shapes, keys in their order, and it writes times as `toISOString` does), and
+ * where each item stands is where the domain's object stands, for the cursor.
  */
 const sameRendering = (t: Tap, items: string[], objects: object[]) =>
   t.same(items, objects.map((item) => JSON.stringify(item)), 'each item is the JSON of its row');
 
-const products = ({ reads }: Pick<ContractContext, 'reads'>, garageId: string) => {
+const products = ({ reads, handle }: Pick<ContractContext, 'reads' | 'handle'>, garageId: string) => {
   const query: ProductListQuery = { garageId, limit: 100, after: null, updatedSince: null, sku: null, includeInactive: true };
+  const rendered = makeRenderedLists(handle.db).products;
   return async (t: Tap) => {
     const objects = await reads.products.list(query);
-    sameRendering(t, await reads.products.listRendered(query), objects);
+    const items = await rendered.list(query);
+    sameRendering(t, items, objects);
+    t.same(items.map(rendered.positionOf), objects.map(productPosition), 'each item stands where its row does');
     return objects;
   };
 };
 
-const stock = ({ reads }: Pick<ContractContext, 'reads'>, garageId: string) => {
+const stock = ({ reads, handle }: Pick<ContractContext, 'reads' | 'handle'>, garageId: string) => {
   const query: StockListQuery = { garageId, limit: 100, after: null, updatedSince: null, sku: null };
+  const rendered = makeRenderedLists(handle.db).stock;
   return async (t: Tap) => {
     const objects = await reads.stock.list(query);
-    sameRendering(t, await reads.stock.listRendered(query), objects);
+    const items = await rendered.list(query);
+    sameRendering(t, items, objects);
+    t.same(items.map(rendered.positionOf), objects.map(stockPosition), 'each item stands where its row does');
     return objects;
   };
 };
 
-const vehicles = ({ reads }: Pick<ContractContext, 'reads'>, garageId: string) => {
+const vehicles = ({ reads, handle }: Pick<ContractContext, 'reads' | 'handle'>, garageId: string) => {
   const query: VehicleListQuery = { garageId, limit: 100, after: null, updatedSince: null, make: null, fuel: null };
+  const rendered = makeRenderedLists(handle.db).vehicles;
   return async (t: Tap) => {
     const objects = await reads.vehicles.list(query);
-    sameRendering(t, await reads.vehicles.listRendered(query), objects);
+    const items = await rendered.list(query);
+    sameRendering(t, items, objects);
+    t.same(items.map(rendered.positionOf), objects.map(vehiclePosition), 'each item stands where its row does');
     return objects;
   };
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { makeCursorCodec, makeListProducts, type Product, type ProductListQuery, type Repositories } from '@garage/domain';
+import { makeCursorCodec, makeListProducts, productPosition, type Product, type ProductListQuery, type Repositories } from '@garage/domain';
 import { newGarage, productRow } from '@garage/domain/testing';
 import { occurrences, walk, type Contract } from './harness.js';
 
@@ -13,7 +13,7 @@ const listAll = (repos: Repositories, query: Partial<ProductListQuery> & { garag
 
 const OIL = { description: 'Oil', category: 'Fluids', brand: 'Total' };
 
-export const productRepositoryContract: Contract = (t, { repos }) => {
+export const productRepositoryContract: Contract<'repos'> = (t, { repos }) => {
   t.test('upsert applies the defaults, returns sku → id, and lists products mapped to the domain', async (t) => {
     const garage = await newGarage(repos, 'CHF');
     const ids = await repos.products.upsertMany(
@@ -102,10 +102,10 @@ export const productRepositoryContract: Contract = (t, { repos }) => {
   t.test('without updatedSince only active products are listed; with it, inactive ones too', async (t) => {
     const garage = await newGarage(repos);
     await repos.products.upsertMany(garage.id, [productRow(1), productRow(2, { active: false })], 'EUR');
-    const list = makeListProducts({ products: repos.products, cursors: makeCursorCodec(Buffer.alloc(32, 1)) });
+    const list = makeListProducts({ products: repos.products, cursors: makeCursorCodec(Buffer.alloc(32, 1)), positionOf: productPosition });
     const page = (updatedSince: Date | null) =>
       list({ garageId: garage.id, limit: 10, cursor: null, updatedSince, sku: null });
-    const products = async (updatedSince: Date | null) => (await page(updatedSince)).items.map((item) => JSON.parse(item) as Product);
+    const products = async (updatedSince: Date | null) => (await page(updatedSince)).data;
     t.same((await products(null)).map((p) => p.sku), ['SKU-001']);
     const since = await products(new Date(0));
     t.same(since.map((p) => [p.sku, p.active]).sort(), [['SKU-001', true], ['SKU-002', false]]);

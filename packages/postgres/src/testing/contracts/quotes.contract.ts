@@ -30,7 +30,7 @@ const accept = (at = new Date()): QuoteDecision => ({
 });
 const refuse = (at = new Date()): QuoteDecision => ({ ...accept(at), status: 'refused', signerName: null, reason: 'No' });
 
-export const quoteRepositoryContract: Contract = (t, { repos, backend }) => {
+export const quoteRepositoryContract: Contract<'repos' | 'backend'> = (t, { repos, backend }) => {
   t.test('a created quote is found by its token hash, mapped to the domain', async (t) => {
     const garage = await newGarage(repos);
     const tokenHash = randomBytes(32).toString('hex');

@@ -12,7 +12,7 @@ const listAll = (repos: Repositories, query: Partial<StockListQuery> & { garageI
 
 const quantities = (items: StockItem[]) => Object.fromEntries(items.map((s) => [s.sku, s.quantity]));
 
-export const stockRepositoryContract: Contract = (t, { repos, uow }) => {
+export const stockRepositoryContract: Contract<'repos' | 'uow'> = (t, { repos, uow }) => {
   t.test('quantities are set by sku; unchanged ones keep their updated_at', async (t) => {
     const garage = await newGarage(repos);
     const ids = await repos.products.upsertMany(garage.id, [productRow(1), productRow(2), productRow(3)], 'EUR');

@@ -13,7 +13,7 @@ const listAll = (repos: Repositories, query: Partial<VehicleListQuery> & { garag
 
 const refs = (vehicles: Vehicle[]) => vehicles.map((v) => v.reference);
 
-export const vehicleRepositoryContract: Contract = (t, { repos }) => {
+export const vehicleRepositoryContract: Contract<'repos'> = (t, { repos }) => {
   t.test('an imported vehicle is listed and found mapped to the domain', async (t) => {
     const garage = await newGarage(repos);
     const photos = ['https://img.example/1.jpg', 'https://img.example/2.jpg'];
