@@ -12,8 +12,11 @@ import {
   makeListIntegrations,
   makeListWebhookDeliveries,
   makeReplayWebhook,
+  makeResetSandbox,
   makeRevokeIntegration,
   makeRotateKey,
+  makeRotateTestKey,
+  makeRotateTestWebhookSecret,
   makeRotateWebhookSecret,
   makeSeedDemo,
   makeSetAppointmentStatus,
@@ -43,7 +46,7 @@ export const makeAdminUseCases = (
   const deliveries = makeDeliveryQueue(db);
   const { garages, integrations } = repos;
   const createGarage = makeCreateGarage({ garages });
-  const createIntegration = makeCreateIntegration({ garages, integrations, secretBox, destinations });
+  const createIntegration = makeCreateIntegration({ uow, secretBox, destinations });
   const importProducts = makeImportProducts({ garages, uow });
   const importStock = makeImportStock({ garages, uow });
   const importVehicles = makeImportVehicles({ garages, uow });
@@ -56,7 +59,11 @@ export const makeAdminUseCases = (
     revokeIntegration: makeRevokeIntegration({ integrations, clock }),
     rotateKey: makeRotateKey({ integrations, clock }),
     rotateWebhookSecret: makeRotateWebhookSecret({ integrations, secretBox, clock }),
-    updateIntegration: makeUpdateIntegration({ integrations, destinations }),
+    updateIntegration: makeUpdateIntegration({ uow, secretBox, destinations }),
+    rotateTestKey: makeRotateTestKey({ uow, secretBox, clock }),
+    rotateTestWebhookSecret: makeRotateTestWebhookSecret({ uow, secretBox, clock }),
+    /** `integration sandbox-reset`; the test helper of the API calls the same use case. */
+    resetSandbox: makeResetSandbox({ uow, secretBox, clock }),
     /** `versions`: how many live integrations each API version still serves. */
     countIntegrationsByApiVersion: () => integrations.countByApiVersion(),
     importProducts,

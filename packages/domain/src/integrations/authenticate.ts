@@ -30,7 +30,7 @@ export const makeAuthenticate = ({
       touched.set(integration.id, now);
       integrations.touchLastUsed(integration.id, new Date(now)).catch(onTouchError);
     }
-    return { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion };
+    return { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion, mode: integration.mode };
   };
   return async (apiKey, toggle) => {
     if (apiKey === undefined || !isWellFormedApiKey(apiKey)) throw new UnauthorizedError();
