@@ -56,13 +56,13 @@ if (app.demo) {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   app.log.info(
-    `Embedded mode (no DATABASE_URL): demo API key ${app.demo.apiKey} (all demo credentials in ${app.demo.credentialsFile}). Try: curl -H 'x-api-key: ${app.demo.apiKey}' http://localhost:${port}/api/public/products`,
+    `Embedded mode (no DATABASE_URL): demo API key ${app.demo.apiKey}, test key ${app.demo.testApiKey} (all demo credentials in ${app.demo.credentialsFile}). Try: curl -H 'x-api-key: ${app.demo.apiKey}' http://localhost:${port}/api/public/products`,
   );
   // On a terminal, the key stands out from the log lines around it.
   if (process.stdout.isTTY) {
     const rule = '='.repeat(78);
     process.stdout.write(
-      `\n${rule}\n  Demo API key: ${app.demo.apiKey}\n  Try: curl -H 'x-api-key: ${app.demo.apiKey}' http://localhost:${port}/api/public/products\n  All demo credentials: ${app.demo.credentialsFile}\n${rule}\n\n`,
+      `\n${rule}\n  Demo API key: ${app.demo.apiKey}\n  Demo test key: ${app.demo.testApiKey} (its sandbox)\n  Try: curl -H 'x-api-key: ${app.demo.apiKey}' http://localhost:${port}/api/public/products\n  All demo credentials: ${app.demo.credentialsFile}\n${rule}\n\n`,
     );
   }
 }

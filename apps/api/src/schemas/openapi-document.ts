@@ -54,6 +54,10 @@ const RATE_LIMIT_STATE = {
 const REPLAYED = {
   'idempotent-replayed': header('`true` on a response replayed for a repeated Idempotency-Key, without running the request again'),
 };
+/** On every answer to a request made with a test key (docs/reference/contract.md §9); live answers do not send it. */
+const GARAGE_MODE = {
+  'garage-mode': header('`test` when the request was made with a test key and served from the integration\'s sandbox', { type: 'string', enum: ['test'] }),
+};
 const RATE_LIMITED = { 'retry-after': header('Seconds until the limit resets', { type: 'integer' }), ...RATE_LIMIT_STATE };
 
 /**
@@ -276,7 +280,9 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
           ...(status === '429' ? RATE_LIMITED : {}),
           ...(rateLimited ? RATE_LIMIT_STATE : {}),
           ...(idempotent ? REPLAYED : {}),
-          ...(keyAuthenticated ? { vary: publicReads && validated ? PUBLIC_VARY : header('`x-api-key`: the answer depends on the key'), ...DEPRECATED_KEY } : {}),
+          ...(keyAuthenticated
+            ? { vary: publicReads && validated ? PUBLIC_VARY : header('`x-api-key`: the answer depends on the key'), ...DEPRECATED_KEY, ...GARAGE_MODE }
+            : {}),
         };
       }
     }
