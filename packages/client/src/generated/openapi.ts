@@ -607,7 +607,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {unknown}
              */
-            code: "VALIDATION_FAILED" | "INVALID_REFERENCE" | "UNAUTHORIZED" | "NOT_FOUND" | "DUPLICATE" | "SLOT_FULL" | "DATES_UNAVAILABLE" | "QUOTE_ALREADY_PROCESSED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "APPOINTMENT_NOT_CHANGEABLE" | "WEBHOOK_NOT_CONFIGURED" | "VERSION_UNSUPPORTED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "INVALID_REFERENCE" | "UNAUTHORIZED" | "NOT_FOUND" | "DUPLICATE" | "SLOT_FULL" | "DATES_UNAVAILABLE" | "QUOTE_ALREADY_PROCESSED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "APPOINTMENT_NOT_CHANGEABLE" | "WEBHOOK_NOT_CONFIGURED" | "SANDBOX_LIMIT" | "VERSION_UNSUPPORTED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE";
             details?: {
                 /** @description JSON pointer to the offending field, e.g. /customer/email or /limit */
                 path: string;
@@ -908,6 +908,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -935,6 +937,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -952,6 +956,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -971,6 +977,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -992,6 +1000,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1019,6 +1029,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1038,6 +1050,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1057,6 +1071,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1109,6 +1125,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1136,6 +1154,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1153,6 +1173,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1172,6 +1194,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1193,6 +1217,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1220,6 +1246,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1239,6 +1267,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1258,6 +1288,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1323,6 +1355,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1350,6 +1384,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1367,6 +1403,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1386,6 +1424,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1407,6 +1447,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1434,6 +1476,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1453,6 +1497,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1472,6 +1518,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1515,6 +1563,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1538,6 +1588,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1559,6 +1611,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1582,6 +1636,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1603,6 +1659,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1624,6 +1682,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1645,6 +1705,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1666,6 +1728,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1695,6 +1759,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1716,6 +1782,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1737,6 +1805,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1791,6 +1861,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1816,6 +1888,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1833,6 +1907,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1852,6 +1928,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1873,6 +1951,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1900,6 +1980,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1919,6 +2001,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1938,6 +2022,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1981,6 +2067,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2006,6 +2094,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2023,6 +2113,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2042,6 +2134,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2061,6 +2155,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,6 +2178,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,6 +2207,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2128,6 +2228,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2147,6 +2249,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2193,6 +2297,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2216,6 +2322,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2237,6 +2345,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2258,6 +2368,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2281,6 +2393,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2302,6 +2416,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2323,6 +2439,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2344,6 +2462,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2365,6 +2485,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2394,6 +2516,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2415,6 +2539,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2436,6 +2562,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2481,6 +2609,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2504,6 +2634,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2525,6 +2657,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2546,6 +2680,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2569,6 +2705,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2590,6 +2728,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2611,6 +2751,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2632,6 +2774,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2653,6 +2797,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2682,6 +2828,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2703,6 +2851,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2724,6 +2874,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2765,6 +2917,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,6 +2946,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2817,6 +2973,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2844,6 +3002,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2869,6 +3029,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2894,6 +3056,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2919,6 +3083,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2946,6 +3112,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2971,6 +3139,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2996,6 +3166,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3039,6 +3211,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3062,6 +3236,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3081,6 +3257,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3102,6 +3280,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3129,6 +3309,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3148,6 +3330,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3167,6 +3351,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3210,6 +3396,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3237,6 +3425,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3262,6 +3452,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3287,6 +3479,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3314,6 +3508,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3339,6 +3535,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3364,6 +3562,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3389,6 +3589,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3416,6 +3618,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3441,6 +3645,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3466,6 +3672,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3510,6 +3718,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3533,6 +3743,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3552,6 +3764,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3573,6 +3787,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3600,6 +3816,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3619,6 +3837,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3638,6 +3858,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3694,6 +3916,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3721,6 +3945,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3740,6 +3966,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,6 +3989,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,6 +4012,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3803,6 +4035,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3830,6 +4064,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3851,6 +4087,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3872,6 +4110,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3918,6 +4158,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3943,6 +4185,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3962,6 +4206,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3983,6 +4229,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4004,6 +4252,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4025,6 +4275,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4052,6 +4304,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,6 +4327,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4094,6 +4350,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
