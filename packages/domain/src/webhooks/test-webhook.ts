@@ -42,7 +42,7 @@ export const makeTestWebhook =
     if (!integration || !stored) throw new NotFoundError(`Integration ${integrationId} not found`);
     if (integration.webhookUrl === null) throw new WebhookNotConfiguredError();
     const sentAt = clock.now();
-    const event = { id: randomUUID(), type: WEBHOOK_TEST_EVENT_TYPE, occurredAt: sentAt, data: { integrationId } };
+    const event = { id: randomUUID(), type: WEBHOOK_TEST_EVENT_TYPE, occurredAt: sentAt, livemode: integration.mode === 'live', data: { integrationId } };
     const plaintexts = signingSecrets(secrets, integrationId, stored.current, stored.previous);
     const response = await sender.send(
       signedWebhookRequest({ id: event.id, body: renderBody(event, integration.apiVersion) }, integration.webhookUrl, plaintexts, sentAt),
