@@ -74,6 +74,11 @@ export interface Config {
   /** Where Prometheus scrapes `/metrics`: a listener of its own, never the public port (0: any free port). */
   metricsPort: number;
   metricsHost: string;
+  /**
+   * Sandbox data (docs/reference/contract.md §9) untouched for this many days is purged (default 90). The setting is
+   * read here; the purge job belongs with the other retention jobs (docs/operators/configuration.md).
+   */
+  sandboxRetentionDays: number;
 }
 
 const isCidrOrIp = (value: string): boolean => {
@@ -167,5 +172,6 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     publicCacheMaxAgeSeconds,
     metricsPort,
     metricsHost: parsed.METRICS_HOST,
+    sandboxRetentionDays: Number(parsed.SANDBOX_RETENTION_DAYS),
   };
 };
