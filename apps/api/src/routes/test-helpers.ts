@@ -78,10 +78,13 @@ const testHelperRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) =>
       idempotent(request, reply, 'integration', async () => {
-        const garageId = garageOf(request);
-        const { appointmentId } = request.params;
-        await app.useCases.setAppointmentStatus({ appointmentId, garageId, status: request.body.status, reason: request.body.reason ?? null });
-        return { status: 200, body: { data: await app.useCases.getAppointment(garageId, appointmentId) } };
+        const { appointment } = await app.useCases.setAppointmentStatus({
+          appointmentId: request.params.appointmentId,
+          garageId: garageOf(request),
+          status: request.body.status,
+          reason: request.body.reason ?? null,
+        });
+        return { status: 200, body: { data: appointment } };
       }),
   );
 
