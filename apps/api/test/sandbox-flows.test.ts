@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import t, { type Test } from 'tap';
 import type { App } from '../src/index.js';
-import { build, LOOPBACK_WEBHOOKS, product, vehicle } from './helper.js';
+import { build, LogCapture, LOOPBACK_WEBHOOKS, product, vehicle } from './helper.js';
 
 /**
  * The connector's flows of docs/connectors/testing-your-integration.md, end to end over HTTP with a test key: book,
@@ -51,7 +51,8 @@ const localDate = (daysAhead: number) => new Date(Date.now() + daysAhead * 86_40
 
 t.test('a connector builds against its sandbox, then switches to live by changing the key', async (t) => {
   const [liveHook, testHook] = [await receiver(t), await receiver(t)];
-  const { app, admin } = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE: '100ms', ...LOOPBACK_WEBHOOKS } });
+  const logs = new LogCapture();
+  const { app, admin } = await build(t, { logs, env: { WEBHOOK_RETRY_SCHEDULE: '100ms', ...LOOPBACK_WEBHOOKS } });
   await admin.createGarage({ slug: 'flows', name: 'Flows', hours: 'mon-sun 08:00-18:00', minNoticeMinutes: 0 });
   await admin.importProducts('flows', [product('OIL'), product('PADS')]);
   await admin.importVehicles('flows', [vehicle('V-1')]);
@@ -115,4 +116,11 @@ t.test('a connector builds against its sandbox, then switches to live by changin
   t.same((await call(app, key, 'GET', '/webhooks/deliveries')).body.data, [], 'deliveries emptied');
   t.same((await call(app, key, 'GET', '/products')).body.data.map((p: { id: string }) => p.id).sort(), products.body.data.map((p: { id: string }) => p.id).sort(), 'the copy keeps its ids');
   t.equal((await call(app, created.apiKey, 'GET', '/appointments')).body.data.length, 1, 'the live garage is untouched');
+
+  const completed = logs.lines.filter((line) => line.msg === 'request completed');
+  t.ok(completed.some((line) => line.mode === 'test'), 'a test-key request logs mode: test');
+  t.ok(completed.some((line) => line.mode === 'live'), 'a live one mode: live');
+  const metrics = await app.metrics.registry.metrics();
+  t.match(metrics, /http_requests_total\{[^}]*mode="test"[^}]*\} \d+/, 'the request metrics carry the mode');
+  t.match(metrics, /http_request_duration_seconds_count\{[^}]*mode="live"[^}]*\} \d+/);
 });
