@@ -22,6 +22,9 @@ t.test('a race of live and sandbox bookings on one slot never overbooks either c
     headers: { 'x-api-key': created.sandbox.testApiKey },
   });
   t.notOk(slots.json().data.some((s: { startsAt: string }) => s.startsAt === startsAt), 'the full slot is full in the sandbox too, by its own bookings');
+  const webhookTest = await app.inject({ method: 'POST', url: '/api/public/webhooks/test', headers: { 'x-api-key': created.sandbox.testApiKey } });
+  t.equal(webhookTest.statusCode, 409);
+  t.match(webhookTest.json(), { code: 'WEBHOOK_NOT_CONFIGURED', error: /--test-webhook-url/ }, 'a sandbox without a webhook URL names the operator\'s command for it');
 });
 
 t.test('past its limits a sandbox answers 409 SANDBOX_LIMIT; a reset empties it; live garages have no limit', async (t) => {
