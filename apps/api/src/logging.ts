@@ -148,6 +148,13 @@ export const createLogger = (level: LogLevel, stream?: DestinationStream): Logge
   );
 
 /**
+ * The mode a request was served in (docs/reference/contract.md §9): `test` for a test key, else `live` (requests
+ * without a key included). Read where the auth plugin may not be registered, hence the optional principal.
+ */
+export const requestMode = (request: FastifyRequest): 'live' | 'test' =>
+  (request as { principal?: { mode: 'live' | 'test' } | null }).principal?.mode ?? 'live';
+
+/**
  * One log line per request: the `request completed` line names the request itself (method, logged URL, address),
  * with its status and duration, so Fastify's separate `incoming request` line would only double the volume.
  */
@@ -158,10 +165,11 @@ export class OneLinePerRequest extends LogController {
   override routeNotFound(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const mode = requestMode(request);
     if (error) {
-      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+      reply.log.error({ req: request, res: reply, mode, err: error, responseTime: reply.elapsedTime }, 'request errored');
       return;
     }
-    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    reply.log.info({ req: request, res: reply, mode, responseTime: reply.elapsedTime }, 'request completed');
   }
 }

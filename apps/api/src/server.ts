@@ -63,7 +63,7 @@ if (app.demo) {
   if (process.stdout.isTTY) {
     const rule = '='.repeat(78);
     process.stdout.write(
-      `\n${rule}\n  Demo API key: ${app.demo.apiKey}\n  Try: curl -H 'x-api-key: ${app.demo.apiKey}' http://localhost:${port}/api/public/products\n  All demo credentials: ${app.demo.credentialsFile}\n${rule}\n\n`,
+      `\n${rule}\n  Demo API key: ${app.demo.apiKey}\n  Demo test key: ${app.demo.testApiKey} (its sandbox)\n  Try: curl -H 'x-api-key: ${app.demo.apiKey}' http://localhost:${port}/api/public/products\n  All demo credentials: ${app.demo.credentialsFile}\n${rule}\n\n`,
     );
   }
 }

@@ -69,7 +69,11 @@ t.test('integrations: create, list, rotate-key, revoke; keys and secrets are nev
   const shop = await cliJson(t, [
     'integration', 'create', '--garage', 'north', '--name', 'Web shop', '--sync', 'appointments,catalog', '--webhook-url', 'https://shop.example/hooks',
   ], env);
-  t.same(Object.keys(shop).sort(), ['apiKey', 'apiVersion', 'id', 'webhookSecret']);
+  t.same(Object.keys(shop).sort(), ['apiKey', 'apiVersion', 'id', 'sandboxGarageSlug', 'testApiKey', 'testWebhookSecret', 'webhookSecret']);
+  t.match(shop.testApiKey, /^[0-9a-f]{32}$/);
+  t.not(shop.testApiKey, shop.apiKey, 'the test key is a key of its own');
+  t.match(shop.testWebhookSecret, /^whsec_[A-Za-z0-9+/]+={0,2}$/);
+  t.match(shop.sandboxGarageSlug, /^north-sandbox-[0-9a-f]{8}$/, 'the sandbox has a slug of its own');
   t.equal(shop.apiVersion, LATEST, 'pinned to the latest version');
   t.match(shop.id, UUID);
   t.match(shop.apiKey, /^[0-9a-f]{32}$/);
@@ -86,16 +90,17 @@ t.test('integrations: create, list, rotate-key, revoke; keys and secrets are nev
   ]);
   t.ok(unknownToggle && unknownGarage && badUrl);
   t.equal(human.code, 0);
-  const shown = /^Created integration Accounting \((?<id>[0-9a-f-]{36})\), pinned to API version \d{4}-\d{2}-\d{2}\n {2}API key: +(?<apiKey>[0-9a-f]{32})\n {2}webhook secret: +(?<webhookSecret>whsec_\S+)\n.*shown only once/.exec(human.stdout);
+  const shown = /^Created integration Accounting \((?<id>[0-9a-f-]{36})\), pinned to API version \d{4}-\d{2}-\d{2}\n {2}API key: +(?<apiKey>[0-9a-f]{32})\n {2}webhook secret: +(?<webhookSecret>whsec_\S+)\n {2}test API key: +(?<testApiKey>[0-9a-f]{32})\n {2}test webhook secret: +whsec_\S+\n {2}sandbox garageSlug: +\S+\n.*shown only once/.exec(human.stdout);
   t.ok(shown, 'without --json: the id, key and secret, with a warning that they are shown once', { stdout: human.stdout });
-  const bare = { id: '', apiKey: '', webhookSecret: '', ...shown?.groups };
+  const bare = { id: '', apiKey: '', webhookSecret: '', testApiKey: '', ...shown?.groups };
 
   const listed = await cliJson(t, ['integration', 'list', '--garage', 'north'], env);
   t.equal(listed.length, 2, 'failed creations wrote nothing');
-  for (const item of listed) t.same(Object.keys(item), ['id', 'name', 'sync', 'webhookUrl', 'apiVersion', 'revoked', 'lastUsedAt']);
+  for (const item of listed) t.same(Object.keys(item), ['id', 'name', 'sync', 'webhookUrl', 'apiVersion', 'revoked', 'lastUsedAt', 'sandbox']);
   const byId = new Map<string, any>(listed.map((i: any) => [i.id, i]));
-  t.same(byId.get(shop.id), { id: shop.id, name: 'Web shop', sync: ['appointments', 'catalog'], webhookUrl: 'https://shop.example/hooks', apiVersion: LATEST, revoked: false, lastUsedAt: null });
-  t.same(byId.get(bare.id), { id: bare.id, name: 'Accounting', sync: [], webhookUrl: null, apiVersion: LATEST, revoked: false, lastUsedAt: null }, 'no --sync: every toggle off');
+  const shopSandbox = { garageSlug: shop.sandboxGarageSlug, webhookUrl: null };
+  t.same(byId.get(shop.id), { id: shop.id, name: 'Web shop', sync: ['appointments', 'catalog'], webhookUrl: 'https://shop.example/hooks', apiVersion: LATEST, revoked: false, lastUsedAt: null, sandbox: shopSandbox });
+  t.match(byId.get(bare.id), { id: bare.id, name: 'Accounting', sync: [], webhookUrl: null, apiVersion: LATEST, revoked: false, lastUsedAt: null, sandbox: { garageSlug: /^north-sandbox-/, webhookUrl: null } }, 'no --sync: every toggle off');
   t.same(await cliJson(t, ['integration', 'list', '--garage', 'south'], env), []);
 
   const rotated = await cliJson(t, ['integration', 'rotate-key', shop.id], env);
@@ -124,7 +129,7 @@ t.test('integrations: create, list, rotate-key, revoke; keys and secrets are nev
     await Promise.all(tables.map(({ table_name }) => query<{ row: string }>(`select row_to_json(t)::text as row from "${table_name}" t`)))
   ).flat().map((r) => r.row).join('\n');
   t.match(everything, 'Web shop', 'the dump does hold the integrations');
-  for (const clear of [shop.apiKey, rotated.apiKey, bare.apiKey, shop.webhookSecret, shop.webhookSecret.slice('whsec_'.length), bare.webhookSecret.slice('whsec_'.length)]) {
+  for (const clear of [shop.apiKey, rotated.apiKey, bare.apiKey, shop.testApiKey, bare.testApiKey, shop.testWebhookSecret, shop.webhookSecret, shop.webhookSecret.slice('whsec_'.length), bare.webhookSecret.slice('whsec_'.length)]) {
     t.notOk(everything.includes(clear), 'no column holds a key or secret in clear');
   }
 });

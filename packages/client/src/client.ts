@@ -148,6 +148,26 @@ export const createClient = (options: ClientOptions) => {
     events: {
       list: (query?: ListQuery<'listEvents'>) => list<'listEvents'>((q) => raw.GET('/api/public/events', { params: { query: q } }), query),
     },
+    /** What the garage does, done in the sandbox: with a test key only (a live key gets 404 NOT_FOUND). */
+    testHelpers: {
+      /** A pending sandbox quote; its `token` works with `quotes.get`, `quotes.accept` and `quotes.refuse`. */
+      createQuote: async (body: BodyOf<'createTestQuote'>, post?: PostOptions) =>
+        dataOf(await settle<Success<'createTestQuote'>>(raw.POST('/api/public/test-helpers/quotes', { headers: idempotency(post), body }))),
+      /** Moves a sandbox appointment as the garage does, with the event the garage's change sends. */
+      setAppointmentStatus: async (appointmentId: string, body: BodyOf<'setTestAppointmentStatus'>, post?: PostOptions) =>
+        dataOf(
+          await settle<Success<'setTestAppointmentStatus'>>(
+            raw.POST('/api/public/test-helpers/appointments/{appointmentId}/status', {
+              params: { path: { appointmentId } },
+              headers: idempotency(post),
+              body,
+            }),
+          ),
+        ),
+      /** Empties the sandbox and copies the live garage into it again. */
+      resetSandbox: async (post?: PostOptions) =>
+        dataOf(await settle<Success<'resetSandbox'>>(raw.POST('/api/public/test-helpers/sandbox/reset', { headers: idempotency(post) }))),
+    },
   };
 };
 

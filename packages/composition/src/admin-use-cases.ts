@@ -13,8 +13,11 @@ import {
   makeListWebhookDeliveries,
   makeLocalTime,
   makeReplayWebhook,
+  makeResetSandbox,
   makeRevokeIntegration,
   makeRotateKey,
+  makeRotateTestKey,
+  makeRotateTestWebhookSecret,
   makeRotateWebhookSecret,
   makeSeedDemo,
   makeSetAppointmentStatus,
@@ -55,7 +58,7 @@ export const makeAdminUseCases = (
   const deliveries = makeDeliveryQueue(db);
   const { garages, integrations } = repos;
   const createGarage = makeCreateGarage({ garages });
-  const createIntegration = makeCreateIntegration({ garages, integrations, secretBox, destinations });
+  const createIntegration = makeCreateIntegration({ uow, secretBox, destinations });
   const importProducts = makeImportProducts({ garages, uow });
   const importStock = makeImportStock({ garages, uow });
   const importVehicles = makeImportVehicles({ garages, uow });
@@ -68,7 +71,11 @@ export const makeAdminUseCases = (
     revokeIntegration: makeRevokeIntegration({ integrations, clock }),
     rotateKey: makeRotateKey({ integrations, clock }),
     rotateWebhookSecret: makeRotateWebhookSecret({ integrations, secretBox, clock }),
-    updateIntegration: makeUpdateIntegration({ integrations, destinations }),
+    updateIntegration: makeUpdateIntegration({ uow, secretBox, destinations }),
+    rotateTestKey: makeRotateTestKey({ uow, secretBox, clock }),
+    rotateTestWebhookSecret: makeRotateTestWebhookSecret({ uow, secretBox, clock }),
+    /** `integration sandbox-reset`; the test helper of the API calls the same use case. */
+    resetSandbox: makeResetSandbox({ uow, secretBox, clock }),
     /** `versions`: how many live integrations each API version still serves. */
     countIntegrationsByApiVersion: () => integrations.countByApiVersion(),
     importProducts,

@@ -16,6 +16,7 @@ export {
   NotFoundError,
   QuoteAlreadyProcessedError,
   QuoteExpiredError,
+  SandboxLimitError,
   SlotFullError,
   DatesUnavailableError,
   UnauthorizedError,
@@ -56,17 +57,31 @@ export { makeCreateGarage, type CreateGarageCommand } from './garages/create-gar
 export { makeCloseGarage } from './garages/close-garage.js';
 export { makeResolveFleetGarage, type FleetAccess } from './fleet/resolve-fleet-garage.js';
 /** Integrations: API keys, sync toggles, authentication, and the operator's management of them. */
-export type { EncryptedSecret, Integration, Principal, SyncToggle, SyncToggles } from './integrations/integration.js';
-export type { IntegrationChanges, IntegrationRepository, NewIntegration, WebhookSecrets } from './integrations/integration-repository.port.js';
+export type { EncryptedSecret, Integration, Mode, Principal, SyncToggle, SyncToggles } from './integrations/integration.js';
+export type {
+  IntegrationChanges,
+  IntegrationRepository,
+  NewIntegration,
+  SandboxSummary,
+  WebhookSecrets,
+} from './integrations/integration-repository.port.js';
 export { generateApiKey, generateToken, generateWebhookSecret, isWellFormedApiKey, sha256Hex } from './integrations/api-key.js';
 export { makeAuthenticate, type Authenticate } from './integrations/authenticate.js';
 export { ToggleOffError } from './integrations/toggle-off-error.js';
 export { makeCreateIntegration, type CreatedIntegration, type CreateIntegrationCommand } from './integrations/create-integration.js';
-export { makeListIntegrations } from './integrations/list-integrations.js';
+export { makeListIntegrations, type ListedIntegration } from './integrations/list-integrations.js';
 export { makeRevokeIntegration } from './integrations/revoke-integration.js';
 export { makeRotateKey } from './integrations/rotate-key.js';
 export { makeRotateWebhookSecret } from './integrations/rotate-webhook-secret.js';
 export { MAX_OVERLAP_HOURS } from './integrations/rotation-overlap.js';
+
+/** Sandboxes: a garage of its own per integration, reached with the test key (docs/reference/contract.md §9). */
+export { SANDBOX_LIMITS, type SandboxLimits } from './sandbox/sandbox.js';
+export type { SandboxStore } from './sandbox/sandbox-store.port.js';
+export type { ProvisionedSandbox } from './sandbox/provision-sandbox.js';
+export { makeRotateTestKey } from './sandbox/rotate-test-key.js';
+export { makeRotateTestWebhookSecret } from './sandbox/rotate-test-webhook-secret.js';
+export { makeResetSandbox } from './sandbox/reset-sandbox.js';
 export { makeUpdateIntegration, type UpdateIntegrationCommand } from './integrations/update-integration.js';
 /** The parts catalog, stock and the vehicles for sale: their lists for connectors and their imports. */
 export {
@@ -157,6 +172,7 @@ export {
   makeSetAppointmentStatus,
   type GarageStatus,
   type SetAppointmentStatusCommand,
+  type StatusChange,
 } from './booking/set-appointment-status.js';
 /** Quotes: created by the garage, read, accepted or refused once by the customer holding the token. */
 export {
@@ -170,7 +186,7 @@ export {
   type StoredQuoteStatus,
 } from './quotes/quote.js';
 export type { NewQuote, QuoteDecision, QuoteReader, QuoteRepository } from './quotes/quote-repository.port.js';
-export { makeCreateQuote, type CreateQuoteCommand } from './quotes/create-quote.js';
+export { makeCreateQuote, type CreatedQuote, type CreateQuoteCommand } from './quotes/create-quote.js';
 export type { PublicQuote } from './quotes/public-quote.js';
 export { makeGetQuote } from './quotes/get-quote.js';
 export { makeDecideQuote, QUOTE_DECISION_LIMITS, type DecideQuoteCommand, type QuoteDecisionCommand } from './quotes/decide-quote.js';

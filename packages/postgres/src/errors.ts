@@ -1,4 +1,4 @@
-import { DuplicateError, InvalidReferenceError, isDomainError, UnavailableError, ValidationError } from '@garage/domain';
+import { DuplicateError, InvalidReferenceError, isDomainError, SandboxLimitError, UnavailableError, ValidationError } from '@garage/domain';
 import { ConnectionFailure } from './connection-failures.js';
 
 /**
@@ -60,6 +60,8 @@ const INTEGRITY_ERRORS: Record<string, (err: DriverError) => Error> = {
   '23P01': () => new DuplicateError('Conflicts with an existing record'),
   '23503': () => new InvalidReferenceError('A referenced record does not exist'),
   '23001': () => new InvalidReferenceError('The record is still referenced'),
+  // The check of a sandbox's limits (migration 0015) raises a check violation under this name.
+  '23514': ({ constraint }) => (constraint === 'sandbox_limit' ? new SandboxLimitError() : new ValidationError('A value breaks a rule of the stored data')),
 };
 
 /**

@@ -21,6 +21,13 @@ export interface GaragesTable {
   min_notice_minutes: number;
   horizon_days: number;
   created_at: Timestamp;
+  /** The live garage a sandbox copies (null for a live garage), and what the sandbox may hold (migration 0015). */
+  sandbox_of: Generated<string | null>;
+  appointment_limit: Generated<number | null>;
+  quote_limit: Generated<number | null>;
+  /** The sandbox's last catalog copy, and the newest live catalog write it holds (migration 0015). */
+  copied_at: Generated<Date | null>;
+  live_copied_through: Generated<Date | null>;
 }
 
 export interface GarageClosuresTable {
@@ -60,6 +67,8 @@ export interface IntegrationsTable {
   last_used_at: Date | null;
   key_rotated_at: Date | null;
   created_at: Timestamp;
+  /** On the test side of an integration, a row of its sandbox garage: the live integration (migration 0015). */
+  live_integration_id: Generated<string | null>;
 }
 
 export interface ProductsTable {

@@ -35,6 +35,8 @@ t.test('embedded start: PGlite, demo data once, credentials file, working curl l
   t.ok(body.data.length > 0, 'demo products are there');
   const fleet = await fetch(`http://127.0.0.1:${first.port}/api/public/fleet?garageSlug=demo`);
   t.equal(fleet.status, 200);
+  t.match(credentials.integrations[0].testApiKey, /^[0-9a-f]{32}$/, 'the demo\'s test key is kept beside its live key');
+  t.notOk(first.lines.some((l) => JSON.stringify(l).includes(credentials.integrations[0].testApiKey)), 'no log line holds the test key');
   t.equal(await first.stop(), 0, 'SIGTERM exits 0');
 
   const second = await startApi(t, env, { cwd: dir, readyWhen: /curl/ });

@@ -9,6 +9,8 @@ import { makeAdminUseCases, type Storage } from '@garage/composition';
 /** What an embedded start tells its operator: a working key, and where all demo credentials are kept. */
 export interface DemoAccess {
   apiKey: string;
+  /** The same integration's test key: its sandbox (docs/connectors/testing-your-integration.md). */
+  testApiKey: string;
   credentialsFile: string;
 }
 
@@ -49,15 +51,36 @@ const ensureDemo = async (storage: Storage, clock: Clock, apiVersion: string): P
     });
     credentials = {
       garage: DEMO_GARAGE_SLUG,
-      integrations: [{ id: created.integration.id, name: created.integration.name, apiKey: created.apiKey, webhookSecret: created.webhookSecret }],
+      integrations: [
+        {
+          id: created.integration.id,
+          name: created.integration.name,
+          apiKey: created.apiKey,
+          webhookSecret: created.webhookSecret,
+          testApiKey: created.sandbox.testApiKey,
+          testWebhookSecret: created.sandbox.testWebhookSecret,
+          sandboxGarageSlug: created.sandbox.garage.slug,
+        },
+      ],
       quotes: [],
     };
   }
   const [integration] = credentials?.integrations ?? [];
   if (!credentials || !integration) throw new Error('demo seeding returned no integration');
+  // Credentials kept before sandboxes existed: the demo integration gets its sandbox and first test key now.
+  if (integration.testApiKey === undefined) {
+    const rotated = await admin.rotateTestKey(integration.id);
+    const secret = await admin.rotateTestWebhookSecret(integration.id, { overlapHours: 0 });
+    const [listed] = (await admin.listIntegrations(DEMO_GARAGE_SLUG)).filter((i) => i.id === integration.id);
+    Object.assign(integration, {
+      testApiKey: rotated.testApiKey,
+      testWebhookSecret: secret.testWebhookSecret,
+      sandboxGarageSlug: listed?.sandbox?.garageSlug ?? '',
+    });
+  }
   await writeFile(credentialsFile, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   await chmod(credentialsFile, 0o600);
-  return { apiKey: integration.apiKey, credentialsFile };
+  return { apiKey: integration.apiKey, testApiKey: integration.testApiKey, credentialsFile };
 };
 
 /** Seeds the demo on an embedded start; `demo` is null on a real database. */

@@ -9,6 +9,7 @@ import {
   makeListAppointments,
   makeRescheduleAppointment,
   makeCursorCodec,
+  makeCreateQuote,
   makeDecideQuote,
   makeGetQuote,
   makeGetVehicle,
@@ -20,7 +21,9 @@ import {
   makeListIntegrationDeliveries,
   makeListIntegrationEvents,
   makeLocalTime,
+  makeResetSandbox,
   makeRetryDelivery,
+  makeSetAppointmentStatus,
   makeSecretBox,
   makeTestWebhook,
   makeResolveFleetGarage,
@@ -132,6 +135,10 @@ const makeApiUseCases = (
     listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
     retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), feed: makeWebhookFeed(db), clock }),
+    // The sandbox's test helpers: the use cases the admin CLI calls, scoped by the test key's garage.
+    createQuote: makeCreateQuote({ uow, clock }),
+    setAppointmentStatus: makeSetAppointmentStatus({ uow, clock, localTime }),
+    resetSandbox: makeResetSandbox({ uow, secretBox: makeSecretBox(storage.encryptionKeys), clock }),
     // The transport's own rule around the use cases' work: it opens the transaction that also stores the response.
     runIdempotently: makeRunIdempotently({ store: makeIdempotencyStore(db), uow, clock }),
   };

@@ -54,6 +54,12 @@ const refuseKeyInPage = (request: FastifyRequest): void => {
   ]);
 };
 
+/** Marks every answer to a test-key request, errors included (docs/reference/contract.md §9). */
+const GARAGE_MODE_HEADER = 'garage-mode';
+const markMode = (principal: Principal | null, reply: FastifyReply): void => {
+  if (principal?.mode === 'test') reply.header(GARAGE_MODE_HEADER, 'test');
+};
+
 /** The garage of a request that went through `requireKey` or `fleetAccess`. */
 export const garageOf = (request: FastifyRequest): string => {
   if (request.garageId === null) throw new Error(`route ${request.routeOptions.url} has no access hook`);
@@ -79,6 +85,7 @@ export default fp(
       const principal = await throttled(request, reply, () => authenticate(request, reply, toggle));
       request.principal = principal;
       request.garageId = principal.garageId;
+      markMode(principal, reply);
     });
 
     // A fleet request that carries a key is a key check like any other (§4.5): its failures count, and past the limit
@@ -92,6 +99,7 @@ export default fp(
       const access = await (apiKey === undefined ? resolve() : throttled(request, reply, resolve));
       request.garageId = access.garageId;
       request.principal = access.principal;
+      markMode(access.principal, reply);
     };
     app.decorate('fleetAccess', fleetAccess);
   },

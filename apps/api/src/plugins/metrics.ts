@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { requestMode } from '../logging.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** What the metrics read from a connection pool (pg's `Pool` has these three counters). */
@@ -43,16 +44,16 @@ export default fp(
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
 
-    const labelNames = ['method', 'route', 'status_code'] as const;
+    const labelNames = ['method', 'route', 'status_code', 'mode'] as const;
     const requests = new Counter({
       name: 'http_requests_total',
-      help: 'HTTP requests answered, by method, route pattern and status code.',
+      help: 'HTTP requests answered, by method, route pattern, status code and mode (live or test).',
       labelNames,
       registers: [registry],
     });
     const durations = new Histogram({
       name: 'http_request_duration_seconds',
-      help: 'Time from receiving a request to sending its response, by method, route pattern and status code.',
+      help: 'Time from receiving a request to sending its response, by method, route pattern, status code and mode (live or test).',
       labelNames,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
@@ -72,7 +73,7 @@ export default fp(
 
     app.addHook('onResponse', async (request, reply) => {
       const route = routeOf(request);
-      const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+      const labels = { method: request.method, route, status_code: String(reply.statusCode), mode: requestMode(request) };
       requests.inc(labels);
       durations.observe(labels, reply.elapsedTime / 1000);
       if (reply.statusCode === 429) rateLimited.inc({ route });

@@ -54,6 +54,10 @@ const RATE_LIMIT_STATE = {
 const REPLAYED = {
   'idempotent-replayed': header('`true` on a response replayed for a repeated Idempotency-Key, without running the request again'),
 };
+/** On every answer to a request made with a test key (docs/reference/contract.md §9); live answers do not send it. */
+const GARAGE_MODE = {
+  'garage-mode': header('`test` when the request was made with a test key and served from the integration\'s sandbox', { type: 'string', enum: ['test'] }),
+};
 const RATE_LIMITED = { 'retry-after': header('Seconds until the limit resets', { type: 'integer' }), ...RATE_LIMIT_STATE };
 
 /**
@@ -73,6 +77,7 @@ export const TAGS = [
   { name: 'quotes', description: 'Quotes a customer accepts or refuses with the token of their link' },
   { name: 'webhooks', description: "Testing the integration's webhook endpoint, reading and retrying its deliveries" },
   { name: 'events', description: "The integration's event feed, to catch up after an outage" },
+  { name: 'Test helpers', description: 'What a garage does, done by a connector in its sandbox: with a test key only (docs/connectors/testing-your-integration.md)' },
 ];
 
 const HEADER_KEY = 'apiKey';
@@ -276,7 +281,9 @@ export const completeDocument = <D extends { paths?: Record<string, Record<strin
           ...(status === '429' ? RATE_LIMITED : {}),
           ...(rateLimited ? RATE_LIMIT_STATE : {}),
           ...(idempotent ? REPLAYED : {}),
-          ...(keyAuthenticated ? { vary: publicReads && validated ? PUBLIC_VARY : header('`x-api-key`: the answer depends on the key'), ...DEPRECATED_KEY } : {}),
+          ...(keyAuthenticated
+            ? { vary: publicReads && validated ? PUBLIC_VARY : header('`x-api-key`: the answer depends on the key'), ...DEPRECATED_KEY, ...GARAGE_MODE }
+            : {}),
         };
       }
     }

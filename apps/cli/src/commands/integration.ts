@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Integration, SyncToggle } from '@garage/domain';
+import type { Integration, ListedIntegration as Listing, SyncToggle } from '@garage/domain';
 import type { CliContext, JsonOption } from '../context.js';
 import { API_VERSIONS } from '@garage/versions';
 import { parseApiVersion, parseNumber, parseSyncList, parseUuid, SYNC_TOGGLES } from '../options.js';
@@ -20,9 +20,11 @@ interface ListedIntegration {
   apiVersion: string;
   revoked: boolean;
   lastUsedAt: string | null;
+  /** Null for an integration made before sandboxes, until its first test key (`rotate-key --test`). */
+  sandbox: { garageSlug: string; webhookUrl: string | null } | null;
 }
 
-const listed = (integration: Integration): ListedIntegration => ({
+const listed = (integration: Integration & Partial<Pick<Listing, 'sandbox'>>): ListedIntegration => ({
   id: integration.id,
   name: integration.name,
   sync: SYNC_TOGGLES.filter((toggle) => integration.sync[toggle]),
@@ -30,6 +32,7 @@ const listed = (integration: Integration): ListedIntegration => ({
   apiVersion: integration.apiVersion,
   revoked: integration.revokedAt !== null,
   lastUsedAt: integration.lastUsedAt?.toISOString() ?? null,
+  sandbox: integration.sandbox ?? null,
 });
 
 const describe = (i: ListedIntegration): string =>
@@ -39,22 +42,31 @@ const describe = (i: ListedIntegration): string =>
     `  webhook: ${i.webhookUrl ?? 'none'}`,
     `  API version: ${i.apiVersion}`,
     `  last used: ${i.lastUsedAt ?? 'never'}`,
+    i.sandbox ? `  sandbox: ${i.sandbox.garageSlug}, webhook: ${i.sandbox.webhookUrl ?? 'none'}` : '  sandbox: none (rotate-key --test makes it)',
   ].join('\n');
 
 const SHOWN_ONCE = 'Store them now: they are shown only once.';
+
+interface UpdateOptions extends JsonOption {
+  name?: string;
+  sync?: SyncToggle[];
+  webhookUrl?: string | false;
+  testWebhookUrl?: string | false;
+  apiVersion?: string;
+}
 
 export const registerIntegration = (program: Command, ctx: CliContext): void => {
   const integration = program.command('integration').description('manage the API keys of a garage\'s integrations');
 
   integration
     .command('create')
-    .description('create an integration; its API key and webhook secret are shown once')
+    .description('create an integration and its sandbox; its live and test keys and webhook secrets are shown once')
     .requiredOption('--garage <slug>', 'garage slug')
     .requiredOption('--name <name>', 'display name, e.g. the connector or shop')
     .option('--sync <toggles>', `endpoints to open, comma-separated among ${SYNC_TOGGLES.join(', ')} (default: none)`, parseSyncList)
     .option('--webhook-url <url>', 'http(s) URL receiving the webhooks')
     .option('--api-version <version>', `the API version to pin it to (default: the latest, ${API_VERSIONS.latest})`, parseApiVersion)
-    .option('--json', 'print one JSON document: {"id", "apiKey", "webhookSecret", "apiVersion"}')
+    .option('--json', 'print one JSON document: {"id", "apiKey", "webhookSecret", "apiVersion", "testApiKey", "testWebhookSecret", "sandboxGarageSlug"}')
     .action(async (options: CreateOptions) => {
       const created = await ctx.withAdmin((admin) =>
         admin.createIntegration({
@@ -66,13 +78,21 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
         }),
       );
       const { id, apiVersion } = created.integration;
-      ctx.print(options, { id, apiKey: created.apiKey, webhookSecret: created.webhookSecret, apiVersion }, () =>
-        [
-          `Created integration ${created.integration.name} (${id}), pinned to API version ${apiVersion}`,
-          `  API key:        ${created.apiKey}`,
-          `  webhook secret: ${created.webhookSecret}`,
-          SHOWN_ONCE,
-        ].join('\n'),
+      const { testApiKey, testWebhookSecret } = created.sandbox;
+      const sandboxGarageSlug = created.sandbox.garage.slug;
+      ctx.print(
+        options,
+        { id, apiKey: created.apiKey, webhookSecret: created.webhookSecret, apiVersion, testApiKey, testWebhookSecret, sandboxGarageSlug },
+        () =>
+          [
+            `Created integration ${created.integration.name} (${id}), pinned to API version ${apiVersion}`,
+            `  API key:             ${created.apiKey}`,
+            `  webhook secret:      ${created.webhookSecret}`,
+            `  test API key:        ${testApiKey}`,
+            `  test webhook secret: ${testWebhookSecret}`,
+            `  sandbox garageSlug:  ${sandboxGarageSlug}`,
+            SHOWN_ONCE,
+          ].join('\n'),
       );
     });
 
@@ -80,7 +100,7 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
     .command('list')
     .description('list the integrations of a garage, revoked ones included')
     .requiredOption('--garage <slug>', 'garage slug')
-    .option('--json', 'print one JSON array: [{"id", "name", "sync", "webhookUrl", "apiVersion", "revoked", "lastUsedAt"}]')
+    .option('--json', 'print one JSON array: [{"id", "name", "sync", "webhookUrl", "apiVersion", "revoked", "lastUsedAt", "sandbox": {"garageSlug", "webhookUrl"}}]')
     .action(async (options: JsonOption & { garage: string }) => {
       const integrations = (await ctx.withAdmin((admin) => admin.listIntegrations(options.garage))).map(listed);
       ctx.print(options, integrations, () =>
@@ -90,7 +110,7 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
 
   integration
     .command('revoke')
-    .description('revoke an integration: its key stops working (on every API instance within seconds)')
+    .description('revoke an integration: its live and test keys stop working (on every API instance within seconds)')
     .argument('<id>', 'integration id', parseUuid)
     .option('--json', 'print one JSON document: {"id"}')
     .action(async (id: string, options: JsonOption) => {
@@ -106,14 +126,17 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
     .option('--sync <toggles>', `the toggles to have on, comma-separated among ${SYNC_TOGGLES.join(', ')} ("" turns all off)`, parseSyncList)
     .option('--webhook-url <url>', 'new http(s) URL for the webhooks: pending deliveries go there too')
     .option('--no-webhook-url', 'remove the webhook URL: pending deliveries end as cancelled')
+    .option('--test-webhook-url <url>', 'the sandbox\'s webhook URL: test-mode events go there, and only there')
+    .option('--no-test-webhook-url', 'remove the sandbox\'s webhook URL: its pending deliveries end as cancelled')
     .option('--api-version <version>', 'move the pin, up or down, to this supported API version: requests without Garage-Version and webhooks not yet sent follow it', parseApiVersion)
     .option('--json', 'print one JSON document: {"id", "name", "sync", "webhookUrl", "apiVersion"}')
-    .action(async (id: string, options: JsonOption & { name?: string; sync?: SyncToggle[]; webhookUrl?: string | false; apiVersion?: string }) => {
+    .action(async (id: string, options: UpdateOptions) => {
       const updated = await ctx.withAdmin((admin) =>
         admin.updateIntegration(id, {
           ...(options.name === undefined ? {} : { name: options.name }),
           ...(options.sync === undefined ? {} : { sync: options.sync }),
           ...(options.webhookUrl === undefined ? {} : { webhookUrl: options.webhookUrl === false ? null : options.webhookUrl }),
+          ...(options.testWebhookUrl === undefined ? {} : { testWebhookUrl: options.testWebhookUrl === false ? null : options.testWebhookUrl }),
           ...(options.apiVersion === undefined ? {} : { apiVersion: options.apiVersion }),
         }),
       );
@@ -128,8 +151,17 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
     .description('replace the API key of an integration; the old key keeps working for --overlap-hours (default 0: it stops at once)')
     .argument('<id>', 'integration id', parseUuid)
     .option('--overlap-hours <hours>', 'how long the old key keeps working, on every instance (0 to 168)', parseNumber, 0)
-    .option('--json', 'print one JSON document: {"id", "apiKey", "previousKeyExpiresAt"}')
-    .action(async (id: string, options: JsonOption & { overlapHours: number }) => {
+    .option('--test', 'replace the test key instead (an integration without a sandbox gets one, and its first test key)')
+    .option('--json', 'print one JSON document: {"id", "apiKey", "previousKeyExpiresAt"}; with --test {"id", "testApiKey", "previousKeyExpiresAt"}')
+    .action(async (id: string, options: JsonOption & { overlapHours: number; test?: boolean }) => {
+      if (options.test) {
+        const rotated = await ctx.withAdmin((admin) => admin.rotateTestKey(id, { overlapHours: options.overlapHours }));
+        const expires = rotated.previousKeyExpiresAt.toISOString();
+        ctx.print(options, { id: rotated.id, testApiKey: rotated.testApiKey, previousKeyExpiresAt: expires }, () =>
+          [`New test API key for integration ${rotated.id}: ${rotated.testApiKey}`, `  the old test key works until ${expires}`, SHOWN_ONCE].join('\n'),
+        );
+        return;
+      }
       const rotated = await ctx.withAdmin((admin) => admin.rotateKey(id, { overlapHours: options.overlapHours }));
       const expires = rotated.previousKeyExpiresAt.toISOString();
       ctx.print(options, { id: rotated.integration.id, apiKey: rotated.apiKey, previousKeyExpiresAt: expires }, () =>
@@ -142,8 +174,21 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
     .description('replace the webhook secret; until the overlap ends every delivery carries both signatures (v1,<new> v1,<old>)')
     .argument('<id>', 'integration id', parseUuid)
     .option('--overlap-hours <hours>', 'how long deliveries are signed with the old secret too (0 to 168)', parseNumber, 24)
-    .option('--json', 'print one JSON document: {"id", "webhookSecret", "previousSecretExpiresAt"}')
-    .action(async (id: string, options: JsonOption & { overlapHours: number }) => {
+    .option('--test', 'replace the sandbox\'s webhook secret instead')
+    .option('--json', 'print one JSON document: {"id", "webhookSecret", "previousSecretExpiresAt"}; with --test {"id", "testWebhookSecret", "previousSecretExpiresAt"}')
+    .action(async (id: string, options: JsonOption & { overlapHours: number; test?: boolean }) => {
+      if (options.test) {
+        const rotated = await ctx.withAdmin((admin) => admin.rotateTestWebhookSecret(id, { overlapHours: options.overlapHours }));
+        const expires = rotated.previousSecretExpiresAt.toISOString();
+        ctx.print(options, { id: rotated.id, testWebhookSecret: rotated.testWebhookSecret, previousSecretExpiresAt: expires }, () =>
+          [
+            `New test webhook secret for integration ${rotated.id}: ${rotated.testWebhookSecret}`,
+            `  sandbox deliveries are signed with the old secret too until ${expires}`,
+            SHOWN_ONCE,
+          ].join('\n'),
+        );
+        return;
+      }
       const rotated = await ctx.withAdmin((admin) => admin.rotateWebhookSecret(id, { overlapHours: options.overlapHours }));
       const expires = rotated.previousSecretExpiresAt.toISOString();
       ctx.print(options, { id: rotated.integration.id, webhookSecret: rotated.webhookSecret, previousSecretExpiresAt: expires }, () =>
@@ -153,5 +198,16 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
           SHOWN_ONCE,
         ].join('\n'),
       );
+    });
+
+  integration
+    .command('sandbox-reset')
+    .description('empty the sandbox of an integration (appointments, leads, quotes, events) and copy the live garage into it again')
+    .argument('<id>', 'integration id', parseUuid)
+    .option('--json', 'print one JSON document: {"id", "resetAt"}')
+    .action(async (id: string, options: JsonOption) => {
+      const reset = await ctx.withAdmin((admin) => admin.resetSandbox(id));
+      const resetAt = reset.resetAt.toISOString();
+      ctx.print(options, { id: reset.id, resetAt }, () => `Reset the sandbox of integration ${reset.id} at ${resetAt}`);
     });
 };

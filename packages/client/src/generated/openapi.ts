@@ -228,6 +228,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/test-helpers/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a quote in the sandbox
+         * @description A pending quote of the sandbox, as the garage would send one; its token can be read, accepted or refused at /quotes/{token}. Test key only: with a live key this route does not exist (404 NOT_FOUND). 409 SANDBOX_LIMIT past 1,000 quotes.
+         */
+        post: operations["createTestQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/test-helpers/appointments/{appointmentId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the status of a sandbox appointment
+         * @description Moves an appointment of the sandbox as the garage does (`appointment set-status`), with the same rules and the same event: `appointment.updated`, or `appointment.cancelled` for a cancellation. Test key only: with a live key this route does not exist (404 NOT_FOUND).
+         */
+        post: operations["setTestAppointmentStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/test-helpers/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the sandbox
+         * @description Empties the sandbox's appointments, leads, quotes, events and deliveries, and copies the live garage's settings, closures, catalog, stock and vehicles again (same ids for the same sku and reference). Test key only: with a live key this route does not exist (404 NOT_FOUND).
+         */
+        post: operations["resetSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/fleet": {
         parameters: {
             query?: never;
@@ -607,7 +667,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {unknown}
              */
-            code: "VALIDATION_FAILED" | "INVALID_REFERENCE" | "UNAUTHORIZED" | "NOT_FOUND" | "DUPLICATE" | "SLOT_FULL" | "DATES_UNAVAILABLE" | "QUOTE_ALREADY_PROCESSED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "APPOINTMENT_NOT_CHANGEABLE" | "WEBHOOK_NOT_CONFIGURED" | "VERSION_UNSUPPORTED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE";
+            code: "VALIDATION_FAILED" | "INVALID_REFERENCE" | "UNAUTHORIZED" | "NOT_FOUND" | "DUPLICATE" | "SLOT_FULL" | "DATES_UNAVAILABLE" | "QUOTE_ALREADY_PROCESSED" | "QUOTE_EXPIRED" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "APPOINTMENT_NOT_CHANGEABLE" | "WEBHOOK_NOT_CONFIGURED" | "SANDBOX_LIMIT" | "VERSION_UNSUPPORTED" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL" | "UNAVAILABLE";
             details?: {
                 /** @description JSON pointer to the offending field, e.g. /customer/email or /limit */
                 path: string;
@@ -633,6 +693,8 @@ export interface components {
             timestamp: string;
             /** @description The API version `data` is rendered at: the version this request is served at */
             apiVersion: string;
+            /** @description False for an event of the sandbox, listed with a test key (docs/connectors/testing-your-integration.md) */
+            livemode: boolean;
             /** @description The `data` of the webhook body */
             data: {
                 [key: string]: unknown;
@@ -770,6 +832,14 @@ export interface components {
             /** @description A multiple of the garage's slotMinutes, at most 480; defaults to the current duration */
             durationMinutes?: number;
         };
+        /** SandboxReset */
+        SandboxReset: {
+            /**
+             * Format: date-time
+             * @description When the sandbox was emptied and copied again
+             */
+            resetAt: string;
+        };
         /** Slot */
         Slot: {
             /**
@@ -802,6 +872,30 @@ export interface components {
             vehicleId: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** TestQuote */
+        TestQuote: {
+            /** @example Q-2026-0001 */
+            number: string;
+            /**
+             * @description A pending quote past expiresAt reads as expired
+             * @enum {unknown}
+             */
+            status: "pending" | "accepted" | "refused" | "expired";
+            customerName: string;
+            lines: components["schemas"]["QuoteLine"][];
+            /** @description Sum of the line totals, including VAT, in minor units */
+            totalCents: number;
+            /**
+             * @description ISO 4217 code
+             * @example EUR
+             */
+            currency: string;
+            /** Format: date-time */
+            expiresAt: string;
+            decidedAt: string | null;
+            /** @description The token of the quote link: get, accept or refuse it at /api/public/quotes/{token} */
+            token: string;
         };
         /** Vehicle */
         Vehicle: {
@@ -908,6 +1002,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -935,6 +1031,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -952,6 +1050,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -971,6 +1071,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -992,6 +1094,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1019,6 +1123,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1038,6 +1144,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1057,6 +1165,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1109,6 +1219,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1136,6 +1248,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1153,6 +1267,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1172,6 +1288,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1193,6 +1311,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1220,6 +1340,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1239,6 +1361,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1258,6 +1382,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1323,6 +1449,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1350,6 +1478,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1367,6 +1497,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1386,6 +1518,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1407,6 +1541,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1434,6 +1570,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1453,6 +1591,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1472,6 +1612,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1515,6 +1657,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1538,6 +1682,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1559,6 +1705,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1582,6 +1730,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1603,6 +1753,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1624,6 +1776,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1645,6 +1799,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1666,6 +1822,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1695,6 +1853,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1716,6 +1876,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1737,6 +1899,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1791,6 +1955,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1816,6 +1982,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1833,6 +2001,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1852,6 +2022,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1873,6 +2045,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1900,6 +2074,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1919,6 +2095,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1938,6 +2116,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1981,6 +2161,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2006,6 +2188,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2023,6 +2207,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2042,6 +2228,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2061,6 +2249,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,6 +2272,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,6 +2301,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2128,6 +2322,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2147,6 +2343,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2193,6 +2391,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2216,6 +2416,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2237,6 +2439,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2258,6 +2462,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2281,6 +2487,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2302,6 +2510,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2323,6 +2533,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2344,6 +2556,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2365,6 +2579,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2394,6 +2610,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2415,6 +2633,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2436,6 +2656,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2481,6 +2703,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2504,6 +2728,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2525,6 +2751,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2546,6 +2774,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2569,6 +2799,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2590,6 +2822,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2611,6 +2845,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2632,6 +2868,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2653,6 +2891,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2682,6 +2922,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2703,6 +2945,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2724,6 +2968,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2765,6 +3011,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2792,6 +3040,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2817,6 +3067,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2844,6 +3096,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2869,6 +3123,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2894,6 +3150,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2919,6 +3177,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2946,6 +3206,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2971,6 +3233,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2996,6 +3260,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3039,6 +3305,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3062,6 +3330,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3081,6 +3351,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3102,6 +3374,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3129,6 +3403,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3148,6 +3424,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3167,6 +3445,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3210,6 +3490,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3237,6 +3519,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3262,6 +3546,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3287,6 +3573,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3314,6 +3602,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3339,6 +3629,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3364,6 +3656,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3389,6 +3683,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3416,6 +3712,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3441,6 +3739,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3466,6 +3766,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3510,6 +3812,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3533,6 +3837,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3552,6 +3858,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3573,6 +3881,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3600,6 +3910,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3619,6 +3931,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3638,6 +3952,898 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTestQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response again, with `Idempotent-Replayed: true`. A different body under the key gives 422; a repeat while the first request is still running gives 409 IDEMPOTENCY_IN_PROGRESS. Use a fresh random value (a UUID) per operation. */
+                "idempotency-key"?: string;
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    customer: {
+                        name: string;
+                        /**
+                         * Format: email
+                         * @description Accepted as a garage would be given it; the quote shows the name
+                         */
+                        email?: string;
+                    };
+                    lines: {
+                        label: string;
+                        quantity: number;
+                        /** @description Unit price excluding VAT, in minor units */
+                        unitPriceCents: number;
+                        /** @description VAT percentage, such as 20 */
+                        vatRate: number;
+                    }[];
+                    /**
+                     * Format: date-time
+                     * @description Omitted: 30 days from now. A past time makes an expired quote
+                     */
+                    expiresAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TestQuote"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
+            400: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off */
+            401: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: the path exists with other methods, listed in `Allow` */
+            405: {
+                headers: {
+                    /** @description The methods of the path */
+                    allow?: string;
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (see code) */
+            409: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Seconds until the limit resets */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a required dependency is unreachable; retry later */
+            503: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setTestAppointmentStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response again, with `Idempotent-Replayed: true`. A different body under the key gives 422; a repeat while the first request is still running gives 409 IDEMPOTENCY_IN_PROGRESS. Use a fresh random value (a UUID) per operation. */
+                "idempotency-key"?: string;
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
+            };
+            path: {
+                appointmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the garage would set
+                     * @enum {unknown}
+                     */
+                    status: "confirmed" | "completed" | "no_show" | "cancelled";
+                    /** @description For a cancellation only */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Appointment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
+            400: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off */
+            401: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: the path exists with other methods, listed in `Allow` */
+            405: {
+                headers: {
+                    /** @description The methods of the path */
+                    allow?: string;
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (see code) */
+            409: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Seconds until the limit resets */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a required dependency is unreachable; retry later */
+            503: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetSandbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SandboxReset"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
+            400: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off */
+            401: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: the path exists with other methods, listed in `Allow` */
+            405: {
+                headers: {
+                    /** @description The methods of the path */
+                    allow?: string;
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Seconds until the limit resets */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a required dependency is unreachable; retry later */
+            503: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3694,6 +4900,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3721,6 +4929,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3740,6 +4950,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3761,6 +4973,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3782,6 +4996,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3803,6 +5019,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3830,6 +5048,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3851,6 +5071,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3872,6 +5094,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3918,6 +5142,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3943,6 +5169,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3962,6 +5190,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3983,6 +5213,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4004,6 +5236,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4025,6 +5259,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4052,6 +5288,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4073,6 +5311,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4094,6 +5334,8 @@ export interface operations {
                     deprecation?: string;
                     /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
                     link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5043,6 +6285,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -5086,6 +6330,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -5129,6 +6375,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -5172,6 +6420,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -5215,6 +6465,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["QuoteDecisionEvent"];
                 };
             };
@@ -5258,6 +6510,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["QuoteDecisionEvent"];
                 };
             };
@@ -5301,6 +6555,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["LeadEvent"];
                 };
             };
@@ -5344,6 +6600,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["WebhookTestEvent"];
                 };
             };

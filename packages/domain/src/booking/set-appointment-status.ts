@@ -1,11 +1,12 @@
 import { OPEN_STATUSES, type AppointmentStatus } from './appointment.js';
 import { AppointmentNotChangeableError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
-import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
+import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
 import { isUuid } from '../kernel/ids.js';
 import { Checker } from '../kernel/validation.js';
 import { lockAppointmentDays } from './appointment-days.js';
-import { appointmentEvent } from './appointment-view.js';
+import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { CANCELLATION_REASON_MAX } from './cancel-appointment.js';
 import type { LocalTime } from './local-time.js';
 import { makeDayModel } from './slot-model.js';
@@ -16,6 +17,8 @@ export type GarageStatus = (typeof GARAGE_STATUSES)[number];
 
 export interface SetAppointmentStatusCommand {
   appointmentId: string;
+  /** Only an appointment of this garage (the sandbox's test helper); absent, any garage's (the operator's CLI). */
+  garageId?: string;
   status: string;
   reason?: string | null;
 }
@@ -27,9 +30,25 @@ export interface SetAppointmentStatusCommand {
  * `appointment.updated` otherwise, commits with the change, and so does the move of its day's version (the booking
  * lock taken here): a cancellation frees the place in availability at once.
  */
-export const makeSetAppointmentStatus =
-  ({ uow, clock, localTime }: { uow: UnitOfWork; clock: Clock; localTime: LocalTime }) =>
-  async (cmd: SetAppointmentStatusCommand): Promise<{ id: string; status: AppointmentStatus }> => {
+export const makeSetAppointmentStatus = ({
+  uow,
+  clock,
+  localTime,
+}: {
+  uow: UnitOfWork;
+  clock: Clock;
+  localTime: LocalTime;
+}): TransactionalUseCase<SetAppointmentStatusCommand, StatusChange> => transactional(uow, setAppointmentStatusWork(clock, localTime));
+
+export interface StatusChange {
+  id: string;
+  status: AppointmentStatus;
+  appointment: AppointmentView;
+}
+
+const setAppointmentStatusWork =
+  (clock: Clock, localTime: LocalTime) =>
+  (cmd: SetAppointmentStatusCommand): Work<StatusChange> => {
     const check = new Checker();
     if (!(GARAGE_STATUSES as readonly string[]).includes(cmd.status)) check.fail('/status', `must be one of ${GARAGE_STATUSES.join(', ')}`);
     check.string('/reason', cmd.reason, { optional: true, min: 0, max: CANCELLATION_REASON_MAX });
@@ -37,13 +56,13 @@ export const makeSetAppointmentStatus =
     check.throwIfAny('Invalid status change');
     const status = cmd.status as GarageStatus;
     if (!isUuid(cmd.appointmentId)) throw new ValidationError('Invalid appointment id', [{ path: '/id', message: 'must be a UUID' }]);
-    return uow.run(async (tx) => {
-      const current = await tx.appointments.findForUpdate(null, cmd.appointmentId);
+    return async (tx) => {
+      const current = await tx.appointments.findForUpdate(cmd.garageId ?? null, cmd.appointmentId);
       if (!current) throw new NotFoundError(`Appointment ${cmd.appointmentId} not found`);
-      if (current.status === status) return { id: current.id, status };
-      if (!OPEN_STATUSES.includes(current.status)) throw new AppointmentNotChangeableError(`The appointment is ${current.status}`);
       const garage = await tx.garages.findById(current.garageId);
       if (!garage) throw new NotFoundError('Garage not found');
+      if (current.status === status) return { id: current.id, status, appointment: appointmentView(current, garage.booking.timezone, localTime) };
+      if (!OPEN_STATUSES.includes(current.status)) throw new AppointmentNotChangeableError(`The appointment is ${current.status}`);
       await lockAppointmentDays(tx.bookingLocks, current.garageId, makeDayModel(garage.booking, localTime), current);
       const now = clock.now();
       const changed = await tx.appointments.update(
@@ -53,6 +72,6 @@ export const makeSetAppointmentStatus =
       await tx.outbox.enqueue(
         appointmentEvent(status === 'cancelled' ? 'appointment.cancelled' : 'appointment.updated', changed, garage.booking.timezone, localTime),
       );
-      return { id: changed.id, status: changed.status };
-    });
+      return { id: changed.id, status: changed.status, appointment: appointmentView(changed, garage.booking.timezone, localTime) };
+    };
   };

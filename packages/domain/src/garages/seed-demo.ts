@@ -13,7 +13,16 @@ export const DEMO_GARAGE_SLUG = 'demo';
 
 export interface DemoCredentials {
   garage: string;
-  integrations: { id: string; name: string; apiKey: string; webhookSecret: string }[];
+  /** Each with its test key, test webhook secret and sandbox slug beside its live key (docs/reference/contract.md §9). */
+  integrations: {
+    id: string;
+    name: string;
+    apiKey: string;
+    webhookSecret: string;
+    testApiKey: string;
+    testWebhookSecret: string;
+    sandboxGarageSlug: string;
+  }[];
   quotes: { id: string; number: string; token: string; status: 'pending' | 'expired' }[];
 }
 
@@ -87,7 +96,15 @@ export const makeSeedDemo = (deps: SeedDeps) => async ({ apiVersion }: { apiVers
   return {
     garage: DEMO_GARAGE_SLUG,
     integrations: [
-      { id: created.integration.id, name: created.integration.name, apiKey: created.apiKey, webhookSecret: created.webhookSecret },
+      {
+        id: created.integration.id,
+        name: created.integration.name,
+        apiKey: created.apiKey,
+        webhookSecret: created.webhookSecret,
+        testApiKey: created.sandbox.testApiKey,
+        testWebhookSecret: created.sandbox.testWebhookSecret,
+        sandboxGarageSlug: created.sandbox.garage.slug,
+      },
     ],
     quotes: [
       { id: pending.quote.id, number: pending.quote.number, token: pending.token, status: 'pending' },

@@ -27,7 +27,7 @@ export const makeAuthenticate = ({
   const touched = new Map<string, number>();
   const principalOf = (integration: Integration | null, toggle: SyncToggle | null): Principal => {
     if (!integration || integration.revokedAt) throw new UnauthorizedError();
-    const principal = { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion };
+    const principal = { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion, mode: integration.mode };
     if (toggle && !integration.sync[toggle]) throw new ToggleOffError(principal);
     const now = clock.nowMs();
     const last = Math.max(touched.get(integration.id) ?? 0, integration.lastUsedAt?.getTime() ?? 0);

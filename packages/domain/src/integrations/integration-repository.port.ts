@@ -11,6 +11,15 @@ export interface NewIntegration {
   apiVersion?: string;
   apiKeyHash: string;
   webhookSecret: EncryptedSecret;
+  /** Makes the test side of this live integration: the row then belongs to the integration's sandbox garage. */
+  liveIntegrationId?: string;
+}
+
+/** What `integration list` shows of an integration's sandbox. */
+export interface SandboxSummary {
+  liveIntegrationId: string;
+  garageSlug: string;
+  webhookUrl: string | null;
 }
 
 /** What `integration update` changes; an absent field is left as it is. */
@@ -32,6 +41,10 @@ export interface WebhookSecrets {
 export interface IntegrationRepository {
   create(input: NewIntegration): Promise<Integration>;
   findById(id: string): Promise<Integration | null>;
+  /** The test side of a live integration (docs/reference/contract.md §9); null when it has none yet. */
+  findTestSide(liveIntegrationId: string): Promise<Integration | null>;
+  /** The sandboxes of the integrations of a live garage. */
+  listSandboxes(garageId: string): Promise<SandboxSummary[]>;
   /**
    * The integration holding this key hash, revoked ones excluded: its current key, or the key a rotation replaced
    * until that rotation's overlap ends (checked against the database's clock, so every instance agrees).
@@ -42,10 +55,13 @@ export interface IntegrationRepository {
   countByApiVersion(): Promise<Record<string, number>>;
   /**
    * Null when no such integration exists. Revoking twice keeps the first revocation time. Its pending deliveries end
-   * as `cancelled` in the same statement.
+   * as `cancelled` in the same statement. Revoking a live integration revokes its test side with it.
    */
   revoke(id: string, at: Date): Promise<Integration | null>;
-  /** Null when no such integration exists or it is revoked. */
+  /**
+   * Null when no such integration exists or it is revoked. The name, toggles and version pin of a live integration
+   * are its test side's too, changed with it (run it in a unit of work); the webhook URL is each side's own.
+   */
   update(id: string, changes: IntegrationChanges): Promise<Integration | null>;
   /**
    * Replaces the key; the old one keeps working for `overlapMs` after `at` (0: it stops at once). Null when no such

@@ -3,10 +3,15 @@ import type { Checker } from '../kernel/validation.js';
 import { webhookUrlProblem, type DestinationPolicy } from '../webhooks/webhook-destination.js';
 
 /** A webhook URL given (null removes it): an http(s) URL without credentials whose address literal, if any, is allowed. */
-export const checkWebhookUrl = (check: Checker, url: string | null | undefined, destinations: DestinationPolicy): void => {
+export const checkWebhookUrl = (
+  check: Checker,
+  url: string | null | undefined,
+  destinations: DestinationPolicy,
+  path = '/webhookUrl',
+): void => {
   if (url === undefined || url === null) return;
   const problem = webhookUrlProblem(url, destinations);
-  if (problem !== null) check.fail('/webhookUrl', problem);
+  if (problem !== null) check.fail(path, problem);
 };
 
 export const togglesOf = (sync: readonly SyncToggle[]): SyncToggles => ({

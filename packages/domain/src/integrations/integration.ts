@@ -14,6 +14,12 @@ export interface EncryptedSecret {
   tag: string;
 }
 
+/**
+ * Which side of an integration: `live` works on its garage, `test` on the integration's sandbox, a garage of its own
+ * (docs/reference/contract.md §9).
+ */
+export type Mode = 'live' | 'test';
+
 export interface Integration {
   id: string;
   garageId: string;
@@ -25,6 +31,8 @@ export interface Integration {
   revokedAt: Date | null;
   lastUsedAt: Date | null;
   createdAt: Date;
+  /** `test` for the test side of an integration: its own key, webhook URL and secret, in its sandbox garage. */
+  mode: Mode;
 }
 
 /** What an authenticated request knows about its caller. */
@@ -34,4 +42,6 @@ export interface Principal {
   sync: SyncToggles;
   /** The version the integration is pinned to. */
   apiVersion: string;
+  /** `test` when the key is a test key: `garageId` is then the integration's sandbox. */
+  mode: Mode;
 }

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_KEY_REUSED',
   'APPOINTMENT_NOT_CHANGEABLE',
   'WEBHOOK_NOT_CONFIGURED',
+  'SANDBOX_LIMIT',
   'RATE_LIMITED',
   'INTERNAL',
   'UNAVAILABLE',
@@ -120,6 +121,13 @@ export class AppointmentNotChangeableError extends DomainError {
 export class WebhookNotConfiguredError extends DomainError {
   constructor(message = 'This integration has no webhook URL; an operator sets one with `integration update --webhook-url`') {
     super('WEBHOOK_NOT_CONFIGURED', message);
+  }
+}
+
+/** A sandbox holds at most so many appointments and quotes (docs/reference/contract.md §9); a reset empties it. */
+export class SandboxLimitError extends DomainError {
+  constructor(message = 'The sandbox already holds the most appointments or quotes it may; reset it to start again') {
+    super('SANDBOX_LIMIT', message);
   }
 }
 

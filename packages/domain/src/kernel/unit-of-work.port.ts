@@ -7,6 +7,7 @@ import type { GarageRepository } from '../garages/garage-repository.port.js';
 import type { IntegrationRepository } from '../integrations/integration-repository.port.js';
 import type { LeadRepository } from '../leads/lead-repository.port.js';
 import type { Outbox } from '../webhooks/outbox.port.js';
+import type { SandboxStore } from '../sandbox/sandbox-store.port.js';
 import type { QuoteReader, QuoteRepository } from '../quotes/quote-repository.port.js';
 import type { VehicleReader, VehicleRepository } from '../fleet/vehicle-repository.port.js';
 
@@ -36,6 +37,8 @@ export interface Transaction extends Repositories {
   /** Webhook events, committed with the change that caused them. */
   outbox: Outbox;
   bookingLocks: BookingLocks;
+  /** Sandboxes made and reset, each copy with the garage it makes. */
+  sandboxes: SandboxStore;
   /** The Idempotency-Key record of the request, committed with the change it records. */
   idempotencyRecords: Pick<IdempotencyStore, 'complete'>;
 }

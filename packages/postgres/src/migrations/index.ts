@@ -17,6 +17,7 @@ import * as m0010 from './0010-booking-writes-planned-once.js';
 import * as m0011 from './0011-list-items.js';
 import * as m0012 from './0012-list-items.js';
 import * as m0013 from './0013-sql-rules-from-the-domain.js';
+import * as m0015 from './0015-sandboxes.js';
 import * as m0016 from './0016-data-over-time.js';
 
 /**
@@ -43,6 +44,7 @@ const migrations: Record<string, MigrationModule> = {
   '0011-list-items': m0011,
   '0012-list-items': m0012,
   '0013-sql-rules-from-the-domain': m0013,
+  '0015-sandboxes': m0015,
   '0016-data-over-time': m0016,
 };
 

@@ -13,6 +13,7 @@ import { makeLeadRepository } from './lead-repository.js';
 import { acquireBookingLock } from './locks.js';
 import { makeProductReader, makeProductRepository } from './product-repository.js';
 import { makeQuoteReader, makeQuoteRepository } from './quote-repository.js';
+import { makeSandboxStore } from './sandbox-store.js';
 import { makeStockReader, makeStockRepository } from './stock-repository.js';
 import { makeVehicleReader, makeVehicleRepository } from './vehicle-repository.js';
 
@@ -47,6 +48,7 @@ const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): Do
     acquireAndListOverlapping: (key, from, to, excludeId) => listOverlappingUnderLock(trx, key, from, to, excludeId),
   }),
   idempotencyRecords: makeIdempotencyStore(trx),
+  sandboxes: withErrorMapping(makeSandboxStore(trx)),
 });
 
 /**

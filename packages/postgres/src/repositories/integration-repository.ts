@@ -7,7 +7,7 @@ import { SYNC_TOGGLE_COLUMNS } from './sync-toggle-columns.js';
 /** The columns an `Integration` is made of: the key hash and the secret's ciphertext never leave this file. */
 const COLUMNS = [
   'id', 'garage_id', 'name', 'sync_appointments', 'sync_catalog', 'sync_stock', 'webhook_url', 'api_version', 'revoked_at',
-  'last_used_at', 'created_at',
+  'last_used_at', 'created_at', 'live_integration_id',
 ] as const;
 
 const toIntegration = (row: Pick<IntegrationRow, (typeof COLUMNS)[number]>): Integration => ({
@@ -20,6 +20,7 @@ const toIntegration = (row: Pick<IntegrationRow, (typeof COLUMNS)[number]>): Int
   revokedAt: row.revoked_at,
   lastUsedAt: row.last_used_at,
   createdAt: row.created_at,
+  mode: row.live_integration_id === null ? 'live' : 'test',
 });
 
 const secretColumns = (secret: EncryptedSecret) => ({
@@ -32,6 +33,9 @@ const secretColumns = (secret: EncryptedSecret) => ({
 /** The stored pieces of a secret, or null when a column is empty (no previous secret). */
 const secretOf = (keyId: string | null, nonce: string | null, ciphertext: string | null, tag: string | null): EncryptedSecret | null =>
   keyId !== null && nonce !== null && ciphertext !== null && tag !== null ? { keyId, nonce, ciphertext, tag } : null;
+
+/** The id of the test side of a live integration, as a subquery. */
+const testSideOf = (liveId: string) => sql<string>`(select id from integrations where live_integration_id = ${liveId})`;
 
 /** The previous key or secret counts while its expiry is ahead of the database's clock, the one all instances share. */
 const dbNow = sql<Date>`now()`;
@@ -55,6 +59,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
           webhook_url: input.webhookUrl,
           ...(input.apiVersion === undefined ? {} : { api_version: input.apiVersion }),
           ...secretColumns(input.webhookSecret),
+          ...(input.liveIntegrationId === undefined ? {} : { live_integration_id: input.liveIntegrationId }),
         })
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
@@ -65,6 +70,24 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
       if (!isUuid(id)) return null;
       const row = await select().where('id', '=', id).executeTakeFirst();
       return row ? toIntegration(row) : null;
+    },
+
+    async findTestSide(liveIntegrationId) {
+      if (!isUuid(liveIntegrationId)) return null;
+      const row = await select().where('live_integration_id', '=', liveIntegrationId).executeTakeFirst();
+      return row ? toIntegration(row) : null;
+    },
+
+    async listSandboxes(garageId) {
+      if (!isUuid(garageId)) return [];
+      const rows = await db
+        .selectFrom('integrations as t')
+        .innerJoin('integrations as l', 'l.id', 't.live_integration_id')
+        .innerJoin('garages as g', 'g.id', 't.garage_id')
+        .select(['l.id as live_id', 'g.slug', 't.webhook_url'])
+        .where('l.garage_id', '=', garageId)
+        .execute();
+      return rows.map((row) => ({ liveIntegrationId: row.live_id, garageSlug: row.slug, webhookUrl: row.webhook_url }));
     },
 
     async findActiveByKeyHash(apiKeyHash) {
@@ -91,6 +114,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
         .selectFrom('integrations')
         .select(['api_version', (eb) => eb.fn.countAll<string>().as('count')])
         .where('revoked_at', 'is', null)
+        .where('live_integration_id', 'is', null)
         .groupBy('api_version')
         .execute();
       return Object.fromEntries(rows.map((row) => [row.api_version, Number(row.count)]));
@@ -104,8 +128,15 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
           qb
             .updateTable('webhook_deliveries')
             .set({ status: 'cancelled', locked_until: null, updated_at: at })
-            .where('integration_id', '=', id)
+            .where((eb) => eb.or([eb('integration_id', '=', id), eb('integration_id', 'in', testSideOf(id))]))
             .where('status', '=', 'pending')
+            .returning('id'),
+        )
+        .with('test_side', (qb) =>
+          qb
+            .updateTable('integrations')
+            .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(at)) }))
+            .where('live_integration_id', '=', id)
             .returning('id'),
         )
         .updateTable('integrations')
@@ -127,6 +158,11 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
         ...(webhookUrl === undefined ? {} : { webhook_url: webhookUrl }),
         ...(changes.apiVersion === undefined ? {} : { api_version: changes.apiVersion }),
       };
+      const { webhook_url: _own, ...shared } = columns as typeof columns & { webhook_url?: unknown };
+      // The test side shares the live side's name, toggles and pin (the caller's transaction keeps both rows alike).
+      if (Object.keys(shared).length > 0) {
+        await db.updateTable('integrations').set(shared).where('live_integration_id', '=', id).where('revoked_at', 'is', null).execute();
+      }
       if (webhookUrl === undefined) {
         const row =
           Object.keys(columns).length === 0

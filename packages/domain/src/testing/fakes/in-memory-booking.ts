@@ -199,6 +199,7 @@ export const makeInMemoryBooking = ({
       quotes: provided('quotes', others.quotes),
       availability: provided('availability', others.availability),
       leads: provided('leads', others.leads),
+      sandboxes: provided('sandboxes', others.sandboxes),
       idempotencyRecords: provided('idempotencyRecords', others.idempotencyRecords),
       outbox: provided('outbox', { enqueue: async (event) => void events.push(structuredClone(event)), ...others.outbox }),
       appointments: {

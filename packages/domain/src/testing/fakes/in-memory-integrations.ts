@@ -16,6 +16,8 @@ import {
 
 interface Row {
   integration: Integration;
+  /** Set on the test side of a live integration. */
+  liveIntegrationId: string | null;
   keyHash: string;
   previousKey: { hash: string; until: Date } | null;
   secret: EncryptedSecret;
@@ -51,6 +53,7 @@ export const makeInMemoryIntegrations = ({
     return row && row.integration.revokedAt === null ? row : null;
   };
   const within = (until: Date) => until.getTime() > clock.nowMs();
+  const testSideOf = (liveIntegrationId: string) => [...rows.values()].find((r) => r.liveIntegrationId === liveIntegrationId) ?? null;
 
   const integrations: IntegrationRepository = {
     async create(input) {
@@ -66,13 +69,39 @@ export const makeInMemoryIntegrations = ({
         revokedAt: null,
         lastUsedAt: null,
         createdAt: clock.now(),
+        mode: input.liveIntegrationId ? 'test' : 'live',
       };
-      rows.set(input.id, { integration, keyHash: input.apiKeyHash, previousKey: null, secret: input.webhookSecret, previousSecret: null });
+      rows.set(input.id, {
+        integration,
+        liveIntegrationId: input.liveIntegrationId ?? null,
+        keyHash: input.apiKeyHash,
+        previousKey: null,
+        secret: input.webhookSecret,
+        previousSecret: null,
+      });
       return copy(integration);
     },
     async findById(id) {
       const row = rows.get(id);
       return row ? copy(row.integration) : null;
+    },
+    async findTestSide(liveIntegrationId) {
+      const row = testSideOf(liveIntegrationId);
+      return row ? copy(row.integration) : null;
+    },
+    async listSandboxes(garageId) {
+      const sandboxes = [];
+      for (const row of rows.values()) {
+        const live = row.liveIntegrationId === null ? null : rows.get(row.liveIntegrationId);
+        if (!live || live.integration.garageId !== garageId) continue;
+        const sandbox = await garages?.findById(row.integration.garageId);
+        sandboxes.push({
+          liveIntegrationId: live.integration.id,
+          garageSlug: sandbox?.slug ?? row.integration.garageId,
+          webhookUrl: row.integration.webhookUrl,
+        });
+      }
+      return sandboxes;
     },
     async findActiveByKeyHash(hash) {
       const row = [...rows.values()].find(
@@ -94,6 +123,8 @@ export const makeInMemoryIntegrations = ({
       const row = rows.get(id);
       if (!row) return null;
       row.integration.revokedAt ??= at;
+      const testSide = testSideOf(id);
+      if (testSide) testSide.integration.revokedAt ??= at;
       return copy(row.integration);
     },
     async update(id, changes) {
@@ -101,6 +132,12 @@ export const makeInMemoryIntegrations = ({
       if (!row) return null;
       const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
       row.integration = { ...row.integration, ...structuredClone(defined) };
+      // The test side shares the live side's name, toggles and version pin; its webhook URL is its own.
+      const testSide = testSideOf(id);
+      if (testSide) {
+        const { webhookUrl: _own, ...shared } = defined;
+        testSide.integration = { ...testSide.integration, ...structuredClone(shared) };
+      }
       return copy(row.integration);
     },
     async rotateKey(id, apiKeyHash, at, overlapMs) {

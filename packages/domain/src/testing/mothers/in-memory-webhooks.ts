@@ -36,6 +36,7 @@ export const fakeIntegrations = () => {
         revokedAt: null,
         lastUsedAt: null,
         createdAt: new Date(),
+        mode: 'live',
       };
       rows.set(integration.id, { integration, secret: input.webhookSecret, plaintext });
       return { id: integration.id, secret: input.webhookSecret, plaintext };

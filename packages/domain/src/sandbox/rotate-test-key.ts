@@ -1,0 +1,30 @@
+import type { Clock } from '../kernel/clock.port.js';
+import { NotFoundError } from '../kernel/errors.js';
+import type { SecretBox } from '../kernel/secret-box.js';
+import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
+import { generateApiKey, sha256Hex } from '../integrations/api-key.js';
+import { overlapMs } from '../integrations/rotation-overlap.js';
+import { liveIntegration, provisionSandbox } from './provision-sandbox.js';
+
+/**
+ * `integration rotate-key ID --test`: a new test key, shown once; the old one keeps working for `overlapHours`. An
+ * integration made before sandboxes existed gets its sandbox now, and this is its first test key.
+ */
+export const makeRotateTestKey =
+  ({ uow, secretBox, clock }: { uow: UnitOfWork; secretBox: SecretBox; clock: Clock }) =>
+  async (id: string, { overlapHours = 0 }: { overlapHours?: number } = {}) => {
+    const overlap = overlapMs(overlapHours);
+    return uow.run(async (tx) => {
+      const live = await liveIntegration(tx, id);
+      const testSide = await tx.integrations.findTestSide(live.id);
+      const now = clock.now();
+      if (!testSide) {
+        const sandbox = await provisionSandbox(tx, live, secretBox);
+        return { id: live.id, testApiKey: sandbox.testApiKey, previousKeyExpiresAt: now };
+      }
+      const testApiKey = generateApiKey();
+      const rotated = await tx.integrations.rotateKey(testSide.id, sha256Hex(testApiKey), now, overlap);
+      if (!rotated) throw new NotFoundError(`Integration ${id} not found or revoked`);
+      return { id: live.id, testApiKey, previousKeyExpiresAt: rotated.previousKeyExpiresAt };
+    });
+  };
