@@ -14,6 +14,7 @@ import demo from './composition/demo.js';
 import idempotencyPurge from './composition/idempotency-purge.js';
 import inProcessWebhooks from './composition/in-process-webhooks.js';
 import redis from './composition/redis.js';
+import requestRecorder from './composition/request-recorder.js';
 import storage from './composition/storage.js';
 import useCases from './composition/use-cases.js';
 import auth from './plugins/auth.js';
@@ -26,6 +27,7 @@ import listCache from './plugins/list-cache.js';
 import apiVersions from './plugins/api-versions.js';
 import metrics from './plugins/metrics.js';
 import readiness from './plugins/readiness.js';
+import requestLog from './plugins/request-log.js';
 import responseHeaders, { securityHeaders, setsHeaders } from './plugins/response-headers.js';
 import routeMethods from './plugins/route-methods.js';
 import wellFormedText from './plugins/well-formed-text.js';
@@ -191,12 +193,15 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(demo, { clock: overrides.clock });
   await app.register(idempotencyPurge, { clock: overrides.clock, intervalMs: overrides.idempotencyPurgeIntervalMs });
   await app.register(inProcessWebhooks, { config });
+  await app.register(requestRecorder, { enabled: config.requestLog, retentionDays: config.requestLogRetentionDays, clock: overrides.clock });
 
   // Needs the Redis client; before auth and routes, whose limits it installs.
   await app.register(rateLimits);
   await app.register(auth);
   // After auth (a cached page is served only to a request that passed it) and http-conventions (ETags).
   await app.register(listCache, { clock: overrides.clock, versionShareMs: overrides.listVersionShareMs });
+  // After auth, whose principal says which integration a request belongs to.
+  await app.register(requestLog);
 
   await app.register(routes);
   return app;

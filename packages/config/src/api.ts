@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { Type, type Static } from 'typebox';
 import { ConfigError } from './config-error.js';
 import { allowedNetworksOf, encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
+import { portalFields, publicUrlOf } from './portal.js';
 import { readEnv, type Environment } from './read-env.js';
 
 /** The API process's environment (docs/reference/contract.md §6). */
@@ -27,6 +28,7 @@ const ApiEnv = Type.Object({
   PUBLIC_CACHE_MAX_AGE_SECONDS: Type.Optional(Type.String({ pattern: '^\\d{1,5}$', description: 'a number of seconds from 0 to 86400' })),
   NODE_ENV: Type.Optional(Type.String({ minLength: 1, description: 'a Node environment name such as production' })),
   EMBEDDED: Type.Enum(['true', 'false'], { default: 'false', description: 'true or false' }),
+  ...portalFields,
 });
 
 /** A day: past that, a garage's website would show a sold vehicle for longer than anyone would want. */
@@ -74,6 +76,14 @@ export interface Config {
   /** Where Prometheus scrapes `/metrics`: a listener of its own, never the public port (0: any free port). */
   metricsPort: number;
   metricsHost: string;
+  /** The base URL connectors reach this service at: portal links are printed with it. */
+  publicUrl: string;
+  /** Portal cookies without `Secure`, for a portal served over plain HTTP on a developer's machine. */
+  portalInsecureCookies: boolean;
+  /** Record key-authenticated requests for their integration (docs/reference/contract.md §10); on unless turned off. */
+  requestLog: boolean;
+  /** How many days request records are kept. */
+  requestLogRetentionDays: number;
 }
 
 const isCidrOrIp = (value: string): boolean => {
@@ -167,5 +177,9 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     publicCacheMaxAgeSeconds,
     metricsPort,
     metricsHost: parsed.METRICS_HOST,
+    publicUrl: publicUrlOf(parsed.PUBLIC_URL, parsed.PORT),
+    portalInsecureCookies: parsed.PORTAL_INSECURE_COOKIES === 'true',
+    requestLog: parsed.REQUEST_LOG === 'on',
+    requestLogRetentionDays: Number(parsed.REQUEST_LOG_RETENTION_DAYS),
   };
 };

@@ -239,3 +239,9 @@ export {
 } from './idempotency/run-idempotently.js';
 /** The demo garage an embedded installation is seeded with. */
 export { DEMO_GARAGE_SLUG, makeSeedDemo, type DemoCredentials } from './garages/seed-demo.js';
+/** The request log: what the API saw of each key-authenticated request, for the connector to debug alone. */
+export type { NewRequestRecord, RequestRecord } from './request-log/request-record.js';
+export type { RequestLog, RequestLogQuery, StatusRange } from './request-log/request-log.port.js';
+export { makeListRequests, parseStatusFilter, type ListRequestsQuery } from './request-log/list-requests.js';
+export { makeGetRequest } from './request-log/get-request.js';
+export { makePurgeRequestLog, REQUEST_LOG_RETENTION_DAYS } from './request-log/purge-request-log.js';

@@ -228,6 +228,55 @@ export interface BookingDaysTable {
   version: Generated<Int8>;
 }
 
+/** What the API saw of one key-authenticated request (migration 0019). */
+export interface RequestLogTable {
+  id: Generated<string>;
+  integration_id: string;
+  mode: string;
+  request_id: string;
+  created_at: RequiredTimestamp;
+  method: string;
+  route: string;
+  path: string;
+  query_parameters: string[];
+  status: number;
+  error_code: string | null;
+  api_version: string;
+  duration_ms: number;
+  error_body: ColumnType<unknown, string | null, never>;
+}
+
+/** A single-use portal link: the SHA-256 of its secret (migration 0019). */
+export interface PortalLinksTable {
+  id: Generated<string>;
+  integration_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  used_at: Date | null;
+}
+
+/** A portal session: the SHA-256 of the cookie's value (migration 0019). */
+export interface PortalSessionsTable {
+  id: Generated<string>;
+  integration_id: string;
+  session_hash: string;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  ended_at: Date | null;
+}
+
+/** An action taken in the portal (migration 0019). */
+export interface PortalActionsTable {
+  id: Generated<string>;
+  integration_id: string;
+  session_id: string | null;
+  mode: string;
+  action: string;
+  detail: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
 export interface Database {
   garages: GaragesTable;
   garage_closures: GarageClosuresTable;
@@ -244,6 +293,10 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  request_log: RequestLogTable;
+  portal_links: PortalLinksTable;
+  portal_sessions: PortalSessionsTable;
+  portal_actions: PortalActionsTable;
 }
 
 export type GarageRow = Selectable<GaragesTable>;

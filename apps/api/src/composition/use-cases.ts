@@ -25,6 +25,8 @@ import {
   makeTestWebhook,
   makeResolveFleetGarage,
   makeSubmitLead,
+  makeListRequests,
+  makeGetRequest,
   systemClock,
   type Clock,
 } from '@garage/domain';
@@ -33,6 +35,7 @@ import {
   makeIdempotencyStore,
   makeListVersionProbe,
   makeRepositories,
+  makeRequestLog,
   makeUnitOfWork,
   makeWebhookFeed,
   type DatabaseHandle,
@@ -126,6 +129,9 @@ const makeApiUseCases = (
     listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
     retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), feed: makeWebhookFeed(db), clock }),
+    // The request log reads the primary, where the recorder writes.
+    listRequests: makeListRequests({ log: makeRequestLog(db), cursors }),
+    getRequest: makeGetRequest({ log: makeRequestLog(db) }),
     // The error handler's own mapping decides which thrown errors become stored responses.
     runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError, isFinal: isFinalResponse }),
   };

@@ -8,6 +8,7 @@ import leadRoutes from './leads.js';
 import openapiRoutes from './openapi.js';
 import productRoutes from './products.js';
 import quoteRoutes from './quotes.js';
+import requestRoutes from './requests.js';
 import stockRoutes from './stock.js';
 import webhookRoutes from './webhooks.js';
 
@@ -21,6 +22,7 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(stockRoutes, { prefix: '/api/public' });
   await app.register(appointmentRoutes, { prefix: '/api/public' });
   await app.register(webhookRoutes, { prefix: '/api/public' });
+  await app.register(requestRoutes, { prefix: '/api/public' });
   await app.register(publicScope, { prefix: '/api/public/fleet', routes: [fleetRoutes, leadRoutes] });
   await app.register(publicScope, { prefix: '/api/public/quotes', routes: [quoteRoutes] });
   await app.register(publicScope, { prefix: '/api/public/openapi.json', routes: [openapiRoutes] });

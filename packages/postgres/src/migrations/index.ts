@@ -13,6 +13,7 @@ import * as m0009 from './0009-booking-days.js';
 import * as m0010 from './0010-booking-writes-planned-once.js';
 import * as m0011 from './0011-list-items.js';
 import * as m0015 from './0015-sandboxes.js';
+import * as m0019 from './0019-request-log-and-portal.js';
 
 /** Migrations are listed in code (not read from a folder) so that the built package carries them. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0010-booking-writes-planned-once': m0010,
   '0011-list-items': m0011,
   '0015-sandboxes': m0015,
+  '0019-request-log-and-portal': m0019,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
