@@ -9,6 +9,8 @@
 // and summarised at the end),
 // --explain (prints the full EXPLAIN ANALYZE of every read-path query; a one-line summary of each is always printed).
 // `--only=tracing` runs the cost of tracing alone: the cached page with tracing off and on (tracing.js).
+// `--only="request log"` runs the cost of the request log alone: the cached page and bookings with it off and on
+// (request-log.js).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ import { summariseProfileDir } from './profile-summary.js';
 import { loadAverage, machine, statusSummary, table } from './report.js';
 import { benchDelivery } from './delivery.js';
 import { benchTracing } from './tracing.js';
+import { benchRequestLog, requestLogReport } from './request-log.js';
 import { explainReadPath } from './explain.js';
 import { buildScenarios } from './scenarios.js';
 import { BIG_PRODUCTS, busyRange, seed } from './seed.js';
@@ -173,6 +176,7 @@ const main = async () => {
     (s) => s.baseline || !options.only || s.name.includes(options.only),
   );
   const tracingWanted = !options.only || 'tracing'.includes(options.only);
+  const requestLogWanted = !options.only || 'request log'.includes(options.only);
   const databaseName = new URL(database.url).pathname.slice(1);
   const results = [];
   for (const scenario of scenarios) {
@@ -205,6 +209,16 @@ const main = async () => {
   // On APIs of their own, one at a time, while the data and the bare route are still there.
   const tracing = tracingWanted
     ? await benchTracing({
+        apiOptions,
+        bare,
+        fixtures,
+        warmUp: (scenario) => fire(scenario, WARMUP_SECONDS),
+        measure: (scenario, server) => measure(scenario, server, databaseName),
+        log,
+      })
+    : null;
+  const requestLog = requestLogWanted
+    ? await benchRequestLog({
         apiOptions,
         bare,
         fixtures,
@@ -322,6 +336,10 @@ const main = async () => {
       `  commit to first attempt received: p50 ${ms(delivery.lagP50)} ms, p99 ${ms(delivery.lagP99)} ms (target: < 1,000 ms p99)`,
       `  throughput: ${Math.round(delivery.eventsPerSecond)} events/s = ${Math.round(delivery.deliveriesPerSecond)} deliveries/s (a committed backlog drained end to end)`,
     );
+  }
+  if (requestLog) {
+    out.push('');
+    out.push(...requestLogReport(requestLog, DURATION));
   }
   if (tracing) {
     const [off, on] = tracing.results;
