@@ -15,6 +15,8 @@ import idempotencyPurge from './composition/idempotency-purge.js';
 import inProcessWebhooks from './composition/in-process-webhooks.js';
 import redis from './composition/redis.js';
 import requestRecorder from './composition/request-recorder.js';
+import portalUseCases from './composition/portal.js';
+import portal from './portal/index.js';
 import storage from './composition/storage.js';
 import useCases from './composition/use-cases.js';
 import auth from './plugins/auth.js';
@@ -204,5 +206,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(requestLog);
 
   await app.register(routes);
+  await app.register(portalUseCases, { clock: overrides.clock, webhookAllowedNetworks: config.webhookAllowedNetworks });
+  await app.register(portal, { secureCookies: !config.portalInsecureCookies });
   return app;
 };

@@ -3,6 +3,8 @@ import {
   makeCloseGarage,
   makeCreateGarage,
   makeCreateIntegration,
+  makeCreatePortalLink,
+  makeListPortalActions,
   makeCreateQuote,
   makeDestinationPolicy,
   makeImportProducts,
@@ -26,7 +28,7 @@ import {
   type DestinationPolicy,
   type EncryptionKey,
 } from '@garage/domain';
-import { makeDeliveryQueue, makeRepositories, makeUnitOfWork, type Db } from '@garage/postgres';
+import { makeDeliveryQueue, makePortalStore, makeRepositories, makeUnitOfWork, type Db } from '@garage/postgres';
 
 /**
  * The operator's use cases over one database, wired once: the CLI, the API's embedded demo seeding and the tests all
@@ -74,6 +76,9 @@ export const makeAdminUseCases = (
     setAppointmentStatus: makeSetAppointmentStatus({ uow, clock }),
     listWebhookDeliveries: makeListWebhookDeliveries({ queue: deliveries, integrations }),
     replayWebhook: makeReplayWebhook({ queue: deliveries, clock }),
+    /** `integration portal-link` and `integration audit` (docs/reference/contract.md §10). */
+    createPortalLink: makeCreatePortalLink({ integrations, portal: makePortalStore(db), clock }),
+    listPortalActions: makeListPortalActions({ portal: makePortalStore(db) }),
     seedDemo: makeSeedDemo({
       garages,
       clock,

@@ -6,3 +6,4 @@ export * from './repositories/index.js';
 export * from './webhooks/index.js';
 export * from './idempotency-store.js';
 export * from './request-log/request-log.js';
+export * from './portal/portal-store.js';
