@@ -17,6 +17,7 @@ import redis from './composition/redis.js';
 import requestRecorder from './composition/request-recorder.js';
 import portalUseCases from './composition/portal.js';
 import portal from './portal/index.js';
+import { LOGO_SVG, PRODUCT_NAME, STYLESHEET } from './portal/brand.js';
 import storage from './composition/storage.js';
 import useCases from './composition/use-cases.js';
 import auth from './plugins/auth.js';
@@ -166,6 +167,9 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     await docs.register(swaggerUi, {
       routePrefix: '/api/public/docs',
       staticCSP: true,
+      // The product's name and stylesheet, as on the guides and the portal, not the framework's.
+      logo: { type: 'image/svg+xml', content: LOGO_SVG, href: '/api/public/docs', target: '_self' },
+      theme: { title: `API reference · ${PRODUCT_NAME}`, css: [{ filename: 'garage.css', content: STYLESHEET }] },
       // One document per supported version, newest first: the page's top bar lets the reader pick.
       uiConfig: {
         urls: [...versions.versions].reverse().map(({ version }) => ({ url: `/api/public/openapi.json?version=${version}`, name: version })),

@@ -102,4 +102,19 @@ t.test('portal access', async (t) => {
     leaving.jar.cookies.set('garage_portal', before!);
     t.equal((await leaving.get('/portal')).statusCode, 401, 'the old cookie opens nothing');
   });
+
+  t.test('the portal, the guides and the reference share one stylesheet and the product\'s name', async (t) => {
+    const css = await app.inject({ method: 'GET', url: '/assets/garage.css' });
+    t.equal(css.statusCode, 200);
+    t.match(css.headers['content-type'], /text\/css/);
+    const login = await app.inject({ method: 'GET', url: '/portal/login' });
+    t.match(login.body, '<link rel="stylesheet" href="/assets/garage.css">');
+    const reference = await app.inject({ method: 'GET', url: '/api/public/docs' });
+    t.match(reference.body, 'theme/garage.css', 'the reference page loads the same stylesheet');
+    const theme = await app.inject({ method: 'GET', url: '/api/public/docs/static/theme/garage.css' });
+    t.equal(theme.body, css.body, 'the very same stylesheet');
+    const initializer = await app.inject({ method: 'GET', url: '/api/public/docs/static/swagger-initializer.js' });
+    const logo = /data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/.exec(initializer.body)?.[1] ?? '';
+    t.match(Buffer.from(logo, 'base64').toString('utf8'), 'Garage', 'the product\'s wordmark in place of the framework\'s logo');
+  });
 });
