@@ -31,7 +31,7 @@ export const busyRange = () => {
  * the last 180 days at millisecond precision (the precision cursors carry) and always in the past, so that the next
  * catalog write still sorts after every row.
  */
-const PRODUCTS_SQL = `
+export const PRODUCTS_SQL = `
   insert into products (garage_id, sku, name, description, category, brand, price_cents, currency, vat_rate, unit,
                         active, created_at, updated_at)
   select g.id,
@@ -51,14 +51,14 @@ const PRODUCTS_SQL = `
          date_trunc('milliseconds', now() - interval '1 minute' - random() * interval '180 days')
     from unnest($1::uuid[], $2::int[]) as g(id, n), generate_series(1, g.n) as i`;
 
-const STOCK_SQL = `
+export const STOCK_SQL = `
   insert into stock (product_id, garage_id, quantity, updated_at)
   select id, garage_id, abs(hashtext(id::text)) % 60,
          greatest(updated_at, date_trunc('milliseconds', now() - interval '1 minute' - random() * interval '90 days'))
     from products where garage_id = any($1::uuid[])`;
 
 /** About one vehicle in ten sold (never listed) and one in ten reserved, three photos each. */
-const VEHICLES_SQL = `
+export const VEHICLES_SQL = `
   insert into vehicles (garage_id, reference, make, model, version, year, mileage_km, fuel, gearbox, price_cents,
                         currency, color, description, photos, status, published_at, created_at, updated_at)
   select g.id,

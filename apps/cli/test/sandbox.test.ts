@@ -126,6 +126,11 @@ t.test('sandbox-reset empties the sandbox and copies the live garage again', asy
   t.same(after.products.map((p) => [p.sku, p.name]), [['OIL', 'Engine oil 5 L'], ['PADS', 'Brake pads'], ['WIPERS', 'Wipers']]);
   t.equal(after.products.find((p) => p.sku === 'OIL')?.id, before.products.find((p) => p.sku === 'OIL')?.id, 'a sandbox row keeps its id');
   t.same(after.stock.find((s) => s.sku === 'OIL'), { sku: 'OIL', quantity: 7 });
+
+  await cliJson(t, ['import', 'products', '--garage', slug, file('drift.json', [{ sku: 'EXTRA', name: 'Only here', priceCents: 1 }, { sku: 'OIL', name: 'Edited in the sandbox', priceCents: 1 }])], env);
+  await cliJson(t, ['integration', 'sandbox-reset', created.id], env);
+  const restored = await catalogOf(slug);
+  t.same(restored.products.map((p) => [p.sku, p.name]), after.products.map((p) => [p.sku, p.name]), 'what was written in the sandbox itself is undone too');
   await cliFails(t, ['integration', 'sandbox-reset', '00000000-0000-4000-8000-000000000000', '--json'], env, 2, [/NOT_FOUND/]);
 });
 

@@ -25,6 +25,9 @@ export interface GaragesTable {
   sandbox_of: Generated<string | null>;
   appointment_limit: Generated<number | null>;
   quote_limit: Generated<number | null>;
+  /** The sandbox's last catalog copy, and the newest live catalog write it holds (migration 0015). */
+  copied_at: Generated<Date | null>;
+  live_copied_through: Generated<Date | null>;
 }
 
 export interface GarageClosuresTable {

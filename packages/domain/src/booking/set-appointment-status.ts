@@ -15,6 +15,8 @@ export type GarageStatus = (typeof GARAGE_STATUSES)[number];
 
 export interface SetAppointmentStatusCommand {
   appointmentId: string;
+  /** Only an appointment of this garage (the sandbox's test helper); absent, any garage's (the operator's CLI). */
+  garageId?: string;
   status: string;
   reason?: string | null;
 }
@@ -37,7 +39,7 @@ export const makeSetAppointmentStatus =
     const status = cmd.status as GarageStatus;
     if (!isUuid(cmd.appointmentId)) throw new ValidationError('Invalid appointment id', [{ path: '/id', message: 'must be a UUID' }]);
     return uow.run(async (tx) => {
-      const current = await tx.appointments.findForUpdate(null, cmd.appointmentId);
+      const current = await tx.appointments.findForUpdate(cmd.garageId ?? null, cmd.appointmentId);
       if (!current) throw new NotFoundError(`Appointment ${cmd.appointmentId} not found`);
       if (current.status === status) return { id: current.id, status };
       if (!OPEN_STATUSES.includes(current.status)) throw new AppointmentNotChangeableError(`The appointment is ${current.status}`);

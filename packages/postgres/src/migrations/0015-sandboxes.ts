@@ -12,13 +12,17 @@ import { sql, type Kysely } from 'kysely';
  * maps to SANDBOX_LIMIT; a live garage's insert only reads its own garage row, which the foreign key check reads too.
  * The row is locked for the count, so concurrent sandbox inserts cannot pass the limit together.
  *
+ * `copied_at` is the time of a sandbox's last catalog copy and `live_copied_through` the newest live catalog write it
+ * holds: a reset then copies only what the live garage changed since (docs/operators/performance.md).
+ *
  * Expand only: nullable columns, a foreign key added `not valid` then validated (no long lock on a large table), a
  * unique index on integrations (a small table). Integrations that exist keep working; their sandbox is made when the
  * operator first asks for their test key (`integration rotate-key ID --test`).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`set local lock_timeout = '5s'`.execute(db);
-  await sql`alter table garages add column sandbox_of uuid, add column appointment_limit integer, add column quote_limit integer`.execute(db);
+  await sql`alter table garages add column sandbox_of uuid, add column appointment_limit integer, add column quote_limit integer,
+    add column copied_at timestamptz, add column live_copied_through timestamptz`.execute(db);
   await sql`alter table garages add constraint garages_sandbox_of_fkey foreign key (sandbox_of) references garages (id) on delete cascade not valid`.execute(db);
   await sql`alter table garages validate constraint garages_sandbox_of_fkey`.execute(db);
   await sql`create index garages_sandbox_of_idx on garages (sandbox_of) where sandbox_of is not null`.execute(db);
@@ -66,5 +70,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop index integrations_live_integration_key`.execute(db);
   await sql`alter table integrations drop column live_integration_id`.execute(db);
   await sql`drop index garages_sandbox_of_idx`.execute(db);
-  await sql`alter table garages drop column sandbox_of, drop column appointment_limit, drop column quote_limit`.execute(db);
+  await sql`alter table garages drop column sandbox_of, drop column appointment_limit, drop column quote_limit,
+    drop column copied_at, drop column live_copied_through`.execute(db);
 }
