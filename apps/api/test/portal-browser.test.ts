@@ -25,6 +25,7 @@ const checkAccessibility = async (t: Test, page: Page, name: string) => {
   t.same(violations, [], `${name}: no serious or critical accessibility violation`);
 };
 
+// Functions evaluated in the browser reach its globals through `globalThis`: this file is compiled without the DOM's types.
 const submit = async (page: Page, selector: string) => {
   await Promise.all([page.waitForNavigation(), page.click(selector)]);
 };
@@ -61,14 +62,14 @@ t.test('the portal in Chromium', async (t) => {
   await page.setBypassCSP(true);
   await page.setViewport({ width: 1200, height: 900 });
   const shot = (name: string) => page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
-  const text = () => page.evaluate(() => document.body.innerText);
+  const text = () => page.evaluate(() => (globalThis as any).document.body.innerText as string);
 
   const link = await admin.createPortalLink(shop.integration.id);
   const url = `${base}/portal/login#token=${link.token}`;
 
   t.test('the link signs in, and leaves no secret in the address bar', async (t) => {
     await page.goto(url, { waitUntil: 'domcontentloaded' });
-    await page.waitForFunction(() => location.pathname === '/portal' && document.querySelector('h1')?.textContent === 'Overview');
+    await page.waitForFunction(() => (globalThis as any).location.pathname === '/portal' && (globalThis as any).document.querySelector('h1')?.textContent === 'Overview');
     t.equal(new URL(page.url()).hash, '');
     const body = await text();
     t.match(body, 'Shop connector');
@@ -100,7 +101,7 @@ t.test('the portal in Chromium', async (t) => {
     await page.goto(`${base}/portal/webhooks`);
     await checkAccessibility(t, page, 'webhooks');
     const setUrl = async (value: string) => {
-      await page.$eval('#url', (input, v) => ((input as HTMLInputElement).value = v), value);
+      await page.$eval('#url', (input, v) => ((input as unknown as { value: string }).value = v), value);
       await submit(page, 'form[action="/portal/webhooks/url"] button');
     };
     await setUrl('http://169.254.169.254/latest/meta-data');
@@ -169,8 +170,8 @@ t.test('the portal in Chromium', async (t) => {
 
   t.test('a form with a forged CSRF token changes nothing', async (t) => {
     await page.goto(`${base}/portal/webhooks`);
-    await page.$eval('form[action="/portal/webhooks/url"] input[name="_csrf"]', (input) => ((input as HTMLInputElement).value = 'forged'));
-    await page.$eval('#url', (input) => ((input as HTMLInputElement).value = 'https://evil.example/'));
+    await page.$eval('form[action="/portal/webhooks/url"] input[name="_csrf"]', (input) => ((input as unknown as { value: string }).value = 'forged'));
+    await page.$eval('#url', (input) => ((input as unknown as { value: string }).value = 'https://evil.example/'));
     await submit(page, 'form[action="/portal/webhooks/url"] button');
     t.match(await text(), 'nothing was changed');
     t.equal((await app.portal.findIntegration(shop.integration.id))!.webhookUrl, `${receiver.url}/hooks-v2`);
@@ -181,8 +182,8 @@ t.test('the portal in Chromium', async (t) => {
     const replay = await other.newPage();
     await replay.setBypassCSP(true);
     await replay.goto(url, { waitUntil: 'domcontentloaded' });
-    await replay.waitForFunction(() => document.querySelector('h1')?.textContent === 'Link refused');
-    t.match(await replay.evaluate(() => document.body.innerText), 'already used');
+    await replay.waitForFunction(() => (globalThis as any).document.querySelector('h1')?.textContent === 'Link refused');
+    t.match(await replay.evaluate(() => (globalThis as any).document.body.innerText as string), 'already used');
     await checkAccessibility(t, replay, 'refused link');
     await replay.screenshot({ path: `${SCREENSHOTS}link-refused.png` });
     await other.close();

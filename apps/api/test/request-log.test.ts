@@ -23,7 +23,7 @@ t.test('request log', async (t) => {
     await call(`/api/public/products?limit=9999&apiKey=${shop.apiKey}`, shop.apiKey, 'bad-1');
     await call('/api/public/stock', shop.apiKey, 'denied-1');
     const { data } = await list('?route=/api/public/products');
-    const [bad, ok] = data;
+    const [bad, ok] = data as [Record<string, any>, Record<string, any>];
     t.match(ok, {
       requestId: 'ok-1',
       receivedAt: RFC3339,
