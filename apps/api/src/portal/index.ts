@@ -51,6 +51,10 @@ export interface PortalOptions {
  */
 export default async function portal(app: FastifyInstance, { secureCookies }: PortalOptions) {
   app.decorateRequest('portalSession', null);
+  // Pages, not operations of the API: kept out of its OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   // helmet's headers for pages with the portal's CSP, computed once (see `securityHeaders`), set over the API's own.
   app.addHook('onRequest', setsHeaders(securityHeaders({ contentSecurityPolicy: PORTAL_CSP })));
   await app.register(fastifyCookie);
