@@ -75,6 +75,17 @@ t.test('portal access', async (t) => {
     t.ok(audit.some((a) => a.action === 'webhook.url.update' && a.detail.url === 'https://shop.example/hooks'));
   });
 
+  t.test('webhook tests from the portal obey the API\'s limit: 10 a minute', async (t) => {
+    const limited = await admin.createIntegration({ garageSlug: 'portal', name: 'Limited', sync: [], webhookUrl: null });
+    const browser = portalClient(app);
+    await browser.login((await admin.createPortalLink(limited.integration.id)).token);
+    const csrf = csrfOf((await browser.get('/portal/webhooks')).body);
+    for (let i = 0; i < 10; i++) t.equal((await browser.post('/portal/webhooks/test', { _csrf: csrf })).statusCode, 409, `test ${i + 1}: no URL`);
+    const refused = await browser.post('/portal/webhooks/test', { _csrf: csrf });
+    t.equal(refused.statusCode, 429);
+    t.match(refused.body, 'At most 10 a minute');
+  });
+
   t.test('one session never shows another integration\'s data', async (t) => {
     const { token } = await admin.createPortalLink(shop.integration.id);
     const browser = portalClient(app);

@@ -1,5 +1,6 @@
 import { isDomainError, type Mode, type WebhookTestResult } from '@garage/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RATE_LIMITS } from '../plugins/rate-limits.js';
 import { href, pageContext } from './page-context.js';
 import { modeOf, PORTAL_PATH, requireSession, sessionOf } from './session.js';
 
@@ -34,6 +35,16 @@ export const webhookRoutes = async (app: FastifyInstance) => {
     return reply.view('webhooks.eta', { ...ctx, deliveries, outcome, href });
   };
   const back = (reply: FastifyReply, mode: Mode) => reply.redirect(href(PATH, mode), 303);
+  // The API's limits on outgoing requests (§5.1), per integration and mode: the portal is no way around them.
+  const limiter = (name: string, { max, timeWindow }: { max: number; timeWindow: number }) => {
+    const limit = app.createRateLimit({ max, timeWindow, keyGenerator: (request) => `portal-${name}:{${sessionOf(request).integrationId}}:${modeOf(request)}` });
+    return async (request: FastifyRequest): Promise<string | null> => {
+      const result = await limit(request);
+      return !result.isAllowed && result.isExceeded ? `At most ${max} a minute: try again in ${result.ttlInSeconds} s.` : null;
+    };
+  };
+  const testLimit = limiter('webhook-test', RATE_LIMITS.webhookTest);
+  const retryLimit = limiter('webhook-retry', RATE_LIMITS.webhookRetry);
 
   app.get(PATH, { preHandler: requireSession }, async (request, reply) => render(request, reply, modeOf(request)));
 
@@ -60,6 +71,8 @@ export const webhookRoutes = async (app: FastifyInstance) => {
     const session = sessionOf(request);
     const { side } = await pageContext(request, reply, 'webhooks', 'Webhooks', mode);
     if (!side) return back(reply, mode);
+    const limited = await testLimit(request);
+    if (limited !== null) return render(request, reply.code(429), mode, { testError: limited });
     try {
       const testResult = await app.useCases.testWebhook(side.id);
       await app.portal.recordAction(session, mode, 'webhook.test', { delivered: testResult.delivered });
@@ -93,6 +106,8 @@ export const webhookRoutes = async (app: FastifyInstance) => {
     const mode = modeOf(request);
     const session = sessionOf(request);
     const { side } = await pageContext(request, reply, 'webhooks', 'Webhooks', mode);
+    const limited = await retryLimit(request);
+    if (limited !== null) return render(request, reply.code(429), mode, { notice: limited });
     try {
       if (!side) throw new Error('no side');
       await app.useCases.retryDelivery(side.id, request.params.deliveryId);
