@@ -76,6 +76,8 @@ t.test('the portal in Chromium', async (t) => {
     t.match(body, 'Garage du Centre');
     t.match(body, FIRST_VERSION);
     t.notMatch(body, 'Rival connector');
+    t.match(body, shop.apiKey.slice(-4), 'the key shown by its last 4 characters');
+    t.notMatch(body, shop.apiKey);
     await checkAccessibility(t, page, 'overview');
     await shot('overview');
   });

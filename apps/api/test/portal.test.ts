@@ -23,6 +23,10 @@ t.test('portal access', async (t) => {
     t.match(overview.body, 'Shop connector');
     t.match(overview.body, 'Portal Garage');
     t.notMatch(overview.body, 'Rival connector');
+    t.match(overview.body, `••••••••${shop.apiKey.slice(-4)}`, 'the key by its last 4 characters');
+    t.notMatch(overview.body, shop.apiKey.slice(0, 8), 'and nothing more of it');
+    const testSide = (await browser.get('/portal?mode=test')).body;
+    t.match(testSide, `••••••••${shop.sandbox.testApiKey.slice(-4)}`, 'the test key in test mode');
     t.match(overview.headers['content-security-policy'], /frame-ancestors 'none'/);
     t.match(overview.headers['content-security-policy'], /script-src 'self'/);
     t.notMatch(overview.headers['content-security-policy'], /unsafe-inline/);

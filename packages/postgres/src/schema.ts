@@ -67,6 +67,8 @@ export interface IntegrationsTable {
   last_used_at: Date | null;
   key_rotated_at: Date | null;
   created_at: Timestamp;
+  /** The current key's last 4 characters, what the portal shows of it; null for keys made before migration 0019. */
+  api_key_ending: Generated<string | null>;
   /** On the test side of an integration, a row of its sandbox garage: the live integration (migration 0015). */
   live_integration_id: Generated<string | null>;
 }

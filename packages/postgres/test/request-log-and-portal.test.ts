@@ -42,7 +42,7 @@ runContract((t, { repos, handle }) => {
     const id = randomUUID();
     const at = (seconds: number) => new Date(Date.UTC(2026, 10, 27, 10, 0, seconds));
     await log.append([
-      record(id, { requestId: 'a', receivedAt: at(1) }),
+      record(id, { requestId: 'a', receivedAt: at(1), queryParameters: ['we"ird\\,{x} y', ''] }),
       record(id, { requestId: 'b', receivedAt: at(2), status: 404, errorCode: 'NOT_FOUND', route: '/api/public/appointments/:appointmentId', errorBody: { error: 'Not found', code: 'NOT_FOUND' } }),
       record(id, { requestId: 'c', receivedAt: at(3), mode: 'test' }),
       record(randomUUID(), { requestId: 'd', receivedAt: at(4) }),
@@ -52,6 +52,7 @@ runContract((t, { repos, handle }) => {
     t.match(all[0], { status: 404, errorCode: 'NOT_FOUND', errorBody: { code: 'NOT_FOUND' }, queryParameters: ['limit', 'apiKey'], receivedAt: at(2) });
     const errors = await log.list({ integrationId: id, mode: 'live', limit: 10, after: null, status: { min: 400, max: 499 }, route: null, since: null });
     t.same(errors.map((r) => r.requestId), ['b']);
+    t.same(all[1]!.queryParameters, ['we"ird\\,{x} y', ''], 'any name, stored as sent');
     const byRoute = await log.list({ integrationId: id, mode: 'live', limit: 10, after: null, status: null, route: '/api/public/products', since: null });
     t.same(byRoute.map((r) => r.requestId), ['a']);
     const since = await log.list({ integrationId: id, mode: 'live', limit: 10, after: null, status: null, route: null, since: at(2) });
@@ -95,6 +96,23 @@ runContract((t, { repos, handle }) => {
     await repos.integrations.revoke(shop.id, now);
     t.equal(await portal.findSession('s-1', now), null, 'revoking ends the session');
     t.same(await portal.consumeLink('h-late', now), { refused: 'unknown' }, 'a revoked integration\'s link opens nothing');
+  });
+
+  t.test('a key is known by its last 4 characters, kept through a rotation', async (t) => {
+    const garage = await newGarage(repos);
+    const shop = await repos.integrations.create({
+      id: randomUUID(),
+      garageId: garage.id,
+      name: 'Shop',
+      sync: { appointments: false, catalog: false, stock: false },
+      webhookUrl: null,
+      apiKeyHash: randomBytes(32).toString('hex'),
+      apiKeyEnding: 'ab12',
+      webhookSecret: { keyId: 'k1', nonce: 'bm9uY2U=', ciphertext: 'Y2lwaGVy', tag: 'dGFn' },
+    });
+    t.same(await portal.keyEndings(shop.id), { live: 'ab12', test: null });
+    await repos.integrations.rotateKey(shop.id, randomBytes(32).toString('hex'), new Date(), 0, 'cd34');
+    t.same(await portal.keyEndings(shop.id), { live: 'cd34', test: null });
   });
 
   t.test('logout ends a session', async (t) => {

@@ -38,6 +38,7 @@ const makePortalUseCases = (app: FastifyInstance, clock: Clock, webhookAllowedNe
     findIntegration: (id: string) => repos.integrations.findById(id),
     findTestSide: (liveId: string) => repos.integrations.findTestSide(liveId),
     findGarage: (id: string) => repos.garages.findById(id),
+    keyEndings: (liveId: string) => portal.keyEndings(liveId),
     updateIntegration: admin.updateIntegration,
     rotateWebhookSecret: admin.rotateWebhookSecret,
     rotateTestWebhookSecret: admin.rotateTestWebhookSecret,

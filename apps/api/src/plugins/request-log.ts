@@ -42,13 +42,17 @@ export default fp(
     const recorder = app.requestRecorder;
     if (recorder === null) return;
     app.decorateRequest('sentErrorBody', null);
-    app.addHook('onSend', async (request, reply, payload) => {
+    // Callback hooks: they run on every request, and an async hook costs a promise each time.
+    app.addHook('onSend', (request, reply, payload, done) => {
       if (reply.statusCode >= 400 && request.principal !== null && typeof payload === 'string') request.sentErrorBody = payload;
-      return payload;
+      done(null, payload);
     });
-    app.addHook('onResponse', async (request: FastifyRequest, reply) => {
+    app.addHook('onResponse', (request: FastifyRequest, reply, done) => {
       const principal = request.principal;
-      if (principal === null) return;
+      if (principal === null) {
+        done();
+        return;
+      }
       const { body, code } = errorBodyOf(request.sentErrorBody);
       const durationMs = Math.round(reply.elapsedTime);
       recorder.add({
@@ -66,6 +70,7 @@ export default fp(
         durationMs,
         errorBody: body,
       });
+      done();
     });
   },
   { name: 'request-log', dependencies: ['request-recorder', 'auth', 'api-versions'] },

@@ -8,6 +8,7 @@ export const overviewRoutes = async (app: FastifyInstance) => {
     const mode = modeOf(request);
     const ctx = await pageContext(request, reply, 'overview', 'Overview', mode);
     const actions = await app.portal.listActions(sessionOf(request).integrationId, 50);
-    return reply.view('overview.eta', { ...ctx, actions });
+    const endings = await app.portal.keyEndings(ctx.live.id);
+    return reply.view('overview.eta', { ...ctx, actions, keyEnding: endings[mode] });
   });
 };

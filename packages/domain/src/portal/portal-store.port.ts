@@ -13,6 +13,8 @@ export interface PortalStore {
   findSession(sessionHash: string, at: Date): Promise<PortalSession | null>;
   endSession(sessionId: string, at: Date): Promise<void>;
   recordAction(action: NewPortalAction): Promise<PortalAction>;
+  /** The last 4 characters of the live and the test key of a live integration (null where unknown or absent). */
+  keyEndings(liveIntegrationId: string): Promise<{ live: string | null; test: string | null }>;
   /** Newest first. */
   listActions(integrationId: string, limit: number): Promise<PortalAction[]>;
 }

@@ -12,9 +12,12 @@ import { sql, type Kysely } from 'kysely';
  * - `portal_sessions`: the sessions they open, named by the SHA-256 of the cookie's value, so every instance honours
  *   them and a read of the table opens none.
  * - `portal_actions`: every action taken in the portal, for the overview and `integration audit`.
+ * - `integrations.api_key_ending`: a key's last 4 characters, all the portal shows of it (null for older keys).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`set local lock_timeout = '5s'`.execute(db);
+  // A nullable column without a default: a change of the catalog only, no rewrite of the table.
+  await sql`alter table integrations add column api_key_ending text`.execute(db);
   await sql`create table request_log (
     id uuid primary key default gen_random_uuid(),
     integration_id uuid not null,
@@ -72,4 +75,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop table portal_sessions`.execute(db);
   await sql`drop table portal_links`.execute(db);
   await sql`drop table request_log`.execute(db);
+  await sql`alter table integrations drop column api_key_ending`.execute(db);
 }

@@ -67,6 +67,17 @@ export const makePortalStore = (db: Kysely<Database>): PortalStore => ({
     return { id: row.id, integrationId, mode, action, detail, at: row.created_at };
   },
 
+  async keyEndings(liveIntegrationId) {
+    if (!isUuid(liveIntegrationId)) return { live: null, test: null };
+    const rows = await db
+      .selectFrom('integrations')
+      .select(['id', 'api_key_ending'])
+      .where((eb) => eb.or([eb('id', '=', liveIntegrationId), eb('live_integration_id', '=', liveIntegrationId)]))
+      .execute();
+    const endingOf = (live: boolean) => rows.find((r) => (r.id === liveIntegrationId) === live)?.api_key_ending ?? null;
+    return { live: endingOf(true), test: endingOf(false) };
+  },
+
   async listActions(integrationId, limit) {
     if (!isUuid(integrationId)) return [];
     const rows = await db
