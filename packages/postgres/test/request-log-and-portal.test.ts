@@ -64,6 +64,14 @@ runContract((t, { repos, handle }) => {
     t.equal((await log.findByRequestId(id, 'test', 'c'))?.mode, 'test');
   });
 
+  t.test('a NUL or a lone surrogate in a record is stored as U+FFFD, and the rest of the batch with it', async (t) => {
+    const id = randomUUID();
+    await log.append([record(id, { requestId: 'odd', path: '/api/public/fleet/a\u0000b\ud800' }), record(id, { requestId: 'plain' })]);
+    const stored = await log.findByRequestId(id, 'live', 'odd');
+    t.equal(stored?.path, '/api/public/fleet/a\uFFFDb\uFFFD');
+    t.ok(await log.findByRequestId(id, 'live', 'plain'));
+  });
+
   t.test('the purge deletes old records in bounded batches and keeps recent ones', async (t) => {
     const id = randomUUID();
     const old = new Date('2000-01-01T00:00:00Z');
