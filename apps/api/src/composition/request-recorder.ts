@@ -7,8 +7,11 @@ import { makeBatchedWriter, type BatchedWriter } from './batched-writer.js';
 
 /** Records held while the database is slow or away; about 1 KB each, so a few MB at most per instance. */
 export const REQUEST_LOG_BUFFER = 5000;
-/** Records per multi-row insert. */
-export const REQUEST_LOG_BATCH = 500;
+/**
+ * Records per insert: small enough that a busy instance writes a batch within a fraction of a second, so records leave
+ * memory before the garbage collector has to move them to the old generation.
+ */
+export const REQUEST_LOG_BATCH = 100;
 export const REQUEST_LOG_FLUSH_MS = 1000;
 /** How often each instance deletes records past their retention; any instance may do it. */
 export const REQUEST_LOG_PURGE_INTERVAL_MS = 15 * 60_000;

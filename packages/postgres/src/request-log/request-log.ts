@@ -40,7 +40,7 @@ export const makeRequestLog = (db: Kysely<Database>): RequestLog => ({
   async append(records) {
     if (records.length === 0) return;
     // The batch travels as one JSON document that Postgres turns into rows: for the API process that writes it, one
-    // JSON.stringify, the cheapest way to send 500 rows (per-value parameters cost several times more to build).
+    // JSON.stringify, the cheapest way to send a batch of rows (a parameter per value costs several times more to build).
     await sql`
       insert into request_log (integration_id, mode, request_id, created_at, method, route, path, query_parameters, status,
         error_code, api_version, duration_ms, error_body)
