@@ -26,10 +26,19 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
     '/api/public/requests',
     '/api/public/requests/{requestId}',
     '/api/public/stock',
+    '/api/public/test-helpers/appointments/{appointmentId}/status',
+    '/api/public/test-helpers/quotes',
+    '/api/public/test-helpers/sandbox/reset',
     '/api/public/webhooks/deliveries',
     '/api/public/webhooks/deliveries/{deliveryId}/retry',
     '/api/public/webhooks/test',
   ]);
+  for (const path of ['/api/public/test-helpers/quotes', '/api/public/test-helpers/sandbox/reset']) {
+    t.same(doc.paths[path].post.tags, ['Test helpers'], `${path}: under the tag Test helpers`);
+  }
+  t.ok(doc.tags.some((tag: { name: string }) => tag.name === 'Test helpers'));
+  t.ok(doc.webhooks['appointment.updated'].post.requestBody.content['application/json'].schema.required.includes('livemode'), 'every event body says livemode');
+  t.ok(doc.components.schemas.Error.properties.code.enum.includes('SANDBOX_LIMIT'), 'SANDBOX_LIMIT is a code of the error schema');
   const accept = doc.paths['/api/public/quotes/{token}/accept'].post;
   t.same(Object.keys(accept.responses).sort(), ['200', '400', '404', '405', '409', '413', '415', '422', '429', '500', '503']);
   t.same(accept.security, [], 'no key');

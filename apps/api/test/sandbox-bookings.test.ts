@@ -22,6 +22,9 @@ t.test('a race of live and sandbox bookings on one slot never overbooks either c
     headers: { 'x-api-key': created.sandbox.testApiKey },
   });
   t.notOk(slots.json().data.some((s: { startsAt: string }) => s.startsAt === startsAt), 'the full slot is full in the sandbox too, by its own bookings');
+  const webhookTest = await app.inject({ method: 'POST', url: '/api/public/webhooks/test', headers: { 'x-api-key': created.sandbox.testApiKey } });
+  t.equal(webhookTest.statusCode, 409);
+  t.match(webhookTest.json(), { code: 'WEBHOOK_NOT_CONFIGURED', error: /--test-webhook-url/ }, 'a sandbox without a webhook URL names the operator\'s command for it');
 });
 
 t.test('past its limits a sandbox answers 409 SANDBOX_LIMIT; a reset empties it; live garages have no limit', async (t) => {
@@ -48,3 +51,20 @@ t.test('past its limits a sandbox answers 409 SANDBOX_LIMIT; a reset empties it;
   t.equal((await postAppointment(app, key, bookingBody(at(TUESDAY, '11:00')))).statusCode, 201, 'a reset makes room again');
   await admin.createQuote({ garageSlug: slug, customerName: 'C', lines: [line] });
 });
+
+t.test('a reset racing bookings of its sandbox: every request answers, none with a 500', async (t) => {
+  const { app, admin } = await buildBookingApp(t);
+  await admin.createGarage({ slug: 'racing', name: 'Racing', capacity: 3 });
+  const created = await admin.createIntegration({ garageSlug: 'racing', name: 'Shop', sync: ['appointments'], webhookUrl: null });
+  const key = created.sandbox.testApiKey;
+  const times = ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30'];
+  for (let round = 0; round < 3; round++) {
+    const [reset, ...bookings] = await Promise.all([
+      app.inject({ method: 'POST', url: '/api/public/test-helpers/sandbox/reset', headers: { 'x-api-key': key } }),
+      ...times.map((time) => postAppointment(app, key, bookingBody(at(TUESDAY, time)))),
+    ]);
+    t.equal(reset!.statusCode, 200, 'the reset');
+    t.same(bookings.map((b) => b.statusCode).filter((status) => status !== 201 && status !== 409), [], 'the bookings');
+  }
+});
+

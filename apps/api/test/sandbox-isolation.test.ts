@@ -97,7 +97,15 @@ const probes: Record<string, Probe> = {
   getRequest: (app, own) => send(app, own, 'GET', '/api/public/requests/no-such-request'),
   listVehicles: (app, own) => send(app, own, 'GET', '/api/public/fleet'),
   getVehicle: (app, own, other) => send(app, own, 'GET', `/api/public/fleet/${other.vehicleId}`),
+  createTestQuote: (app, own) =>
+    send(app, own, 'POST', '/api/public/test-helpers/quotes', { customer: { name: 'Probe' }, lines: [{ label: 'Pads', quantity: 1, unitPriceCents: 100, vatRate: 20 }] }),
+  setTestAppointmentStatus: (app, own, other) =>
+    send(app, own, 'POST', `/api/public/test-helpers/appointments/${other.appointmentId}/status`, { status: 'completed' }),
+  resetSandbox: (app, own) => send(app, own, 'POST', '/api/public/test-helpers/sandbox/reset'),
 };
+
+/** Test helpers do not exist for a live key. */
+const TEST_HELPERS = new Set(['createTestQuote', 'setTestAppointmentStatus', 'resetSandbox']);
 
 /** The operations of the document that take a key, by operationId. */
 const keyOperations = (): string[] => {
@@ -113,8 +121,9 @@ const keyOperations = (): string[] => {
 
 const proveIsolation = async (t: Test, app: App, live: ModeWorld, test: ModeWorld) => {
   const operations = keyOperations();
-  t.ok(operations.length >= 14, 'the document lists the key-authenticated operations');
-  for (const [name, own, other] of [['test key, live ids', test, live], ['live key, test ids', live, test]] as const) {
+  t.ok(operations.length >= 17, 'the document lists the key-authenticated operations');
+  // The live key first: the test key's turn resets the sandbox (its test helper), after which its ids are gone.
+  for (const [name, own, other] of [['live key, test ids', live, test], ['test key, live ids', test, live]] as const) {
     for (const operationId of operations) {
       const probe = probes[operationId];
       if (!probe) {
@@ -122,6 +131,7 @@ const proveIsolation = async (t: Test, app: App, live: ModeWorld, test: ModeWorl
         continue;
       }
       const { status, body, sent } = await probe(app, own, other);
+      t.not(status, 500, `${name}: ${operationId}`);
       const leaked = [...other.ids].filter((id) => body.includes(id) && !sent.includes(id));
       t.same(leaked, [], `${name}: ${operationId} shows nothing of the other mode`);
       if (status >= 400) {
@@ -129,7 +139,8 @@ const proveIsolation = async (t: Test, app: App, live: ModeWorld, test: ModeWorl
         if (status === 400) t.match(JSON.parse(body), { code: 'INVALID_REFERENCE' }, `${name}: ${operationId}: a foreign id is unknown`);
         if (status === 409) t.match(JSON.parse(body), { code: 'WEBHOOK_NOT_CONFIGURED' }, `${name}: ${operationId}`);
       }
-      if (operationId.startsWith('get') || ['cancelAppointment', 'rescheduleAppointment', 'retryWebhookDelivery'].includes(operationId)) {
+      if (own === live && TEST_HELPERS.has(operationId)) t.equal(status, 404, `${name}: ${operationId} does not exist in live mode`);
+      if (operationId.startsWith('get') || ['cancelAppointment', 'rescheduleAppointment', 'retryWebhookDelivery', 'setTestAppointmentStatus'].includes(operationId)) {
         t.equal(status, 404, `${name}: ${operationId} of a foreign id is 404`);
       }
     }
@@ -160,9 +171,7 @@ t.test('on Postgres: every operation, both directions', async (t) => {
   const live = await worldOf(t, app, created.apiKey, at(TUESDAY, '09:00'));
   const test = await worldOf(t, app, created.sandbox.testApiKey, at(TUESDAY, '09:00'));
   t.ok(live.deliveryId && test.deliveryId, 'each mode has its own delivery');
-  await proveIsolation(t, app, live, test);
-
-  t.test('public ids are their mode: a sandbox quote and lead act on the sandbox only', async (t) => {
+  await t.test('public ids are their mode: a sandbox quote and lead act on the sandbox only', async (t) => {
     const sandboxSlug = created.sandbox.garage.slug;
     const quote = await admin.createQuote({ garageSlug: sandboxSlug, customerName: 'Test', lines: [{ label: 'Pads', quantity: 1, unitPriceCents: 100, vatRate: 20 }] });
     const accepted = await app.inject({ method: 'POST', url: `/api/public/quotes/${quote.token}/accept`, payload: {} });
@@ -173,8 +182,12 @@ t.test('on Postgres: every operation, both directions', async (t) => {
       payload: { vehicleId: test.vehicleId, name: 'Visitor', email: 'v@example.com', consent: true },
     });
     t.equal(lead.statusCode, 201);
-    const liveEvents = (await get(app, live.key, '/api/public/events')).body.data.map((e: { type: string }) => e.type);
-    const testEvents = (await get(app, test.key, '/api/public/events')).body.data.map((e: { type: string }) => e.type);
+    const liveFeed = (await get(app, live.key, '/api/public/events')).body.data as { type: string; livemode: boolean }[];
+    const testFeed = (await get(app, test.key, '/api/public/events')).body.data as { type: string; livemode: boolean }[];
+    t.ok(liveFeed.every((e) => e.livemode === true), 'live events say livemode: true');
+    t.ok(testFeed.every((e) => e.livemode === false), 'sandbox events say livemode: false');
+    const liveEvents = liveFeed.map((e) => e.type);
+    const testEvents = testFeed.map((e) => e.type);
     t.same(liveEvents, ['appointment.created'], 'nothing of the sandbox reaches the live feed');
     t.same(testEvents.sort(), ['appointment.created', 'lead.created', 'quote.accepted']);
     const liveAppointments = await admin.listAppointments({ garageSlug: 'live', from: null, to: null, status: null });
@@ -183,6 +196,7 @@ t.test('on Postgres: every operation, both directions', async (t) => {
     t.same(fleet.json().data.map((v: { reference: string }) => v.reference).sort(), ['V-1', 'V-2'], 'the sandbox slug shows its copy of the fleet');
     t.notOk(fleet.json().data.some((v: { id: string }) => live.ids.has(v.id)));
   });
+  await proveIsolation(t, app, live, test);
 });
 
 t.test('on the embedded database (PGlite): every operation, both directions', async (t) => {

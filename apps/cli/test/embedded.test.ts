@@ -21,6 +21,17 @@ t.test('embedded mode: migrate, then commands against the same PGlite directory'
   const integration = await cliJson(t, ['integration', 'create', '--garage', 'embedded', '--name', 'Shop', '--sync', 'stock'], env);
   t.match(integration.apiKey, /^[0-9a-f]{32}$/);
   t.same(await cliJson(t, ['integration', 'list', '--garage', 'embedded'], env), [
-    { id: integration.id, name: 'Shop', sync: ['stock'], webhookUrl: null, apiVersion: '2026-11-26', revoked: false, lastUsedAt: null },
+    {
+      id: integration.id,
+      name: 'Shop',
+      sync: ['stock'],
+      webhookUrl: null,
+      apiVersion: '2026-11-26',
+      revoked: false,
+      lastUsedAt: null,
+      sandbox: { garageSlug: integration.sandboxGarageSlug, webhookUrl: null },
+    },
   ]);
+  const reset = await cliJson(t, ['integration', 'sandbox-reset', integration.id], env);
+  t.equal(reset.id, integration.id, 'a sandbox resets on PGlite too');
 });

@@ -17,9 +17,11 @@ t.test('seed demo prints the demo slug, keys and quote tokens', async (t) => {
   t.equal(demo.garage, 'demo');
   t.equal(demo.integrations.length, 1);
   for (const i of demo.integrations) {
-    t.same(Object.keys(i).sort(), ['apiKey', 'id', 'name', 'webhookSecret']);
+    t.same(Object.keys(i).sort(), ['apiKey', 'id', 'name', 'sandboxGarageSlug', 'testApiKey', 'testWebhookSecret', 'webhookSecret']);
     t.match(i.id, UUID);
     t.match(i.apiKey, /^[0-9a-f]{32}$/);
+    t.match(i.testApiKey, /^[0-9a-f]{32}$/, 'the test key beside the live key');
+    t.match(i.sandboxGarageSlug, /^demo-sandbox-[0-9a-f]{8}$/);
     t.match(i.webhookSecret, /^whsec_/);
   }
   t.same(demo.quotes.map((q: any) => q.status), ['pending', 'expired']);
@@ -33,7 +35,7 @@ t.test('seed demo prints the demo slug, keys and quote tokens', async (t) => {
   t.match(again.stdout, /^Demo garage: demo\n/);
   t.match(again.stdout, /API key: +[0-9a-f]{32}/);
   t.equal((await query("select id from garages where slug = 'demo'")).length, 1);
-  t.equal((await query('select id from integrations')).length, 2);
+  t.equal((await query('select id from integrations where live_integration_id is null')).length, 2, 'a fresh demo integration, its test side beside it');
 });
 
 t.test('usage errors: commander reports on stderr with exit 1; help goes to stdout with exit 0', async (t) => {

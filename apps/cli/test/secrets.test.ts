@@ -28,6 +28,9 @@ t.test('rotating ENCRYPTION_KEY: secrets are re-encrypted under the new key and 
   const created = new Map<string, string>();
   const made = await cliJson(t, ['integration', 'create', '--garage', 'rot', '--name', 'shop', '--webhook-url', 'http://127.0.0.1:9/hook'], { ...env, ...LOOPBACK_WEBHOOKS });
   created.set(made.id, made.webhookSecret);
+  // The sandbox's test webhook secret is sealed like the live one, to its own row.
+  const testSideOf = async (id: string) => (await query<{ id: string }>('select id from integrations where live_integration_id = $1', [id]))[0]!.id;
+  created.set(await testSideOf(made.id), made.testWebhookSecret);
   const before = await storedSecrets();
 
   await cliFails(t, ['secrets', 'reencrypt', '--json'], { ...env, ENCRYPTION_KEY: newKey }, 3, [/cannot decrypt the webhook secret of integration/]);
@@ -37,15 +40,16 @@ t.test('rotating ENCRYPTION_KEY: secrets are re-encrypted under the new key and 
   // During the rotation, new integrations are encrypted under the new key already.
   const third = await cliJson(t, ['integration', 'create', '--garage', 'rot', '--name', 'pos'], rotated);
   created.set(third.id, third.webhookSecret);
+  created.set(await testSideOf(third.id), third.testWebhookSecret);
 
-  t.same(await cliJson(t, ['secrets', 'reencrypt'], rotated), { reencrypted: 1 });
+  t.same(await cliJson(t, ['secrets', 'reencrypt'], rotated), { reencrypted: 2 }, 'the live and the test secret of the first');
   t.same(await cliJson(t, ['secrets', 'reencrypt'], rotated), { reencrypted: 0 }, 'a second run has nothing to do');
   const human = await runCli(['secrets', 'reencrypt'], { ...env, ENCRYPTION_KEY: newKey });
   t.equal(human.stdout, 'Every webhook secret is already encrypted under ENCRYPTION_KEY.\n', 'the former key is no longer needed');
 
   const onlyNew = makeSecretBox([parseEncryptionKey(newKey, 'new key')]);
   const after = await storedSecrets();
-  t.equal(after.length, 2);
+  t.equal(after.length, 4);
   for (const row of after) t.equal(onlyNew.decrypt(asSecret(row), row.id), created.get(row.id), 'the same secret, readable with the new key alone');
 });
 

@@ -154,6 +154,26 @@ export const createClient = (options: ClientOptions) => {
       get: async (requestId: string) =>
         dataOf(await settle<Success<'getRequest'>>(raw.GET('/api/public/requests/{requestId}', { params: { path: { requestId } } }))),
     },
+    /** What the garage does, done in the sandbox: with a test key only (a live key gets 404 NOT_FOUND). */
+    testHelpers: {
+      /** A pending sandbox quote; its `token` works with `quotes.get`, `quotes.accept` and `quotes.refuse`. */
+      createQuote: async (body: BodyOf<'createTestQuote'>, post?: PostOptions) =>
+        dataOf(await settle<Success<'createTestQuote'>>(raw.POST('/api/public/test-helpers/quotes', { headers: idempotency(post), body }))),
+      /** Moves a sandbox appointment as the garage does, with the event the garage's change sends. */
+      setAppointmentStatus: async (appointmentId: string, body: BodyOf<'setTestAppointmentStatus'>, post?: PostOptions) =>
+        dataOf(
+          await settle<Success<'setTestAppointmentStatus'>>(
+            raw.POST('/api/public/test-helpers/appointments/{appointmentId}/status', {
+              params: { path: { appointmentId } },
+              headers: idempotency(post),
+              body,
+            }),
+          ),
+        ),
+      /** Empties the sandbox and copies the live garage into it again. */
+      resetSandbox: async (post?: PostOptions) =>
+        dataOf(await settle<Success<'resetSandbox'>>(raw.POST('/api/public/test-helpers/sandbox/reset', { headers: idempotency(post) }))),
+    },
   };
 };
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { API_VERSION, ApiError, createClient, verifyWebhook, type WebhookEvent } from '../src/index.js';
+import { API_VERSION, ApiError, createClient, verifyWebhook, type ErrorCode, type WebhookEvent } from '../src/index.js';
 import { startSeededApi } from './server.js';
 
 /** Every operation of the document, through the client, against the real API process (docs/reference/contract.md §7). */
@@ -24,6 +24,26 @@ t.test('the client against a real server', async (t) => {
     const makes = [];
     for await (const vehicle of api.fleet.list({ make: 'peugeot' })) makes.push(vehicle.make);
     t.same(makes, ['Peugeot']);
+  });
+
+  t.test('testHelpers, with a test key: reset, a quote to accept, an appointment completed; a live key gets 404', async (t) => {
+    const sandbox = createClient({ baseUrl: server.url, apiKey: server.testApiKey });
+    t.match(await sandbox.testHelpers.resetSandbox(), { resetAt: /T/ });
+    const skus: string[] = [];
+    for await (const product of sandbox.products.list()) skus.push(product.sku);
+    t.same(skus.sort(), ['OIL', 'PADS', 'WIPER'], 'the reset copied the live catalog');
+    const quote = await sandbox.testHelpers.createQuote({ customer: { name: 'Test' }, lines: [{ label: 'Pads', quantity: 2, unitPriceCents: 1000, vatRate: 20 }] });
+    t.match(quote, { status: 'pending', totalCents: 2400 });
+    t.match(await sandbox.quotes.accept(quote.token, { signerName: 'Test' }), { status: 'accepted' });
+    const day = (ahead: number) => new Date(Date.now() + ahead * 86_400_000).toISOString().slice(0, 10);
+    const [slot] = await sandbox.appointments.availability({ from: day(7), to: day(14) });
+    const booked = await sandbox.appointments.create({ startsAt: slot!.startsAt, customer: { name: 'Test', email: 'test@example.com' } });
+    const completed = await sandbox.testHelpers.setAppointmentStatus(booked.id, { status: 'completed' });
+    t.equal(completed.status, 'completed');
+    const refused = await api.testHelpers.resetSandbox().catch((e: unknown) => e);
+    t.ok(refused instanceof ApiError && refused.status === 404 && refused.code === 'NOT_FOUND', 'no test helper for a live key');
+    const limit: ErrorCode = 'SANDBOX_LIMIT';
+    t.equal(limit, 'SANDBOX_LIMIT', 'the code union knows SANDBOX_LIMIT');
   });
 
   t.test('fleet by key or by the public garageSlug; one vehicle; a lead', async (t) => {

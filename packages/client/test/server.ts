@@ -58,6 +58,8 @@ export const startSeededApi = async (t: Test) => {
     apiKey: integration.apiKey,
     integrationId: integration.integration.id,
     webhookSecret: integration.webhookSecret,
+    /** The same integration's test key: its sandbox (docs/reference/contract.md §9). */
+    testApiKey: integration.sandbox.testApiKey,
     receiver,
     productIds: products.ids,
     vehicleIds: vehicles.ids,

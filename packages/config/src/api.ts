@@ -84,6 +84,11 @@ export interface Config {
   requestLog: boolean;
   /** How many days request records are kept. */
   requestLogRetentionDays: number;
+  /**
+   * Sandbox data (docs/reference/contract.md §9) untouched for this many days is purged (default 90). The setting is
+   * read here; the purge job belongs with the other retention jobs (docs/operators/configuration.md).
+   */
+  sandboxRetentionDays: number;
 }
 
 const isCidrOrIp = (value: string): boolean => {
@@ -181,5 +186,6 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     portalInsecureCookies: parsed.PORTAL_INSECURE_COOKIES === 'true',
     requestLog: parsed.REQUEST_LOG === 'on',
     requestLogRetentionDays: Number(parsed.REQUEST_LOG_RETENTION_DAYS),
+    sandboxRetentionDays: Number(parsed.SANDBOX_RETENTION_DAYS),
   };
 };

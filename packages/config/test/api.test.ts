@@ -27,9 +27,16 @@ t.test('defaults', async (t) => {
     publicCacheMaxAgeSeconds: null,
     metricsPort: 9464,
     metricsHost: '127.0.0.1',
+    sandboxRetentionDays: 90,
   });
   t.same([loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metricsPort, loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost], [0, '0.0.0.0']);
   t.throws(() => loadConfig({ METRICS_PORT: '70000' }), /METRICS_PORT must be an integer from 0 to 65535/);
+});
+
+t.test('SANDBOX_RETENTION_DAYS: how long untouched sandbox data is kept, in days', async (t) => {
+  t.equal(loadConfig({ SANDBOX_RETENTION_DAYS: '30' }).sandboxRetentionDays, 30);
+  rejects({ SANDBOX_RETENTION_DAYS: '0' }, 'SANDBOX_RETENTION_DAYS', t);
+  rejects({ SANDBOX_RETENTION_DAYS: 'ninety' }, 'SANDBOX_RETENTION_DAYS', t);
 });
 
 t.test('REDIS_CLUSTER_NODES: seed nodes of a Redis Cluster, instead of REDIS_URL', async (t) => {

@@ -12,10 +12,21 @@ const shop = (): Integration => ({
   lastUsedAt: null,
   createdAt: new Date('2026-01-01T00:00:00Z'),
   apiVersion: '2026-11-21',
+  mode: 'live',
 });
 
 // `lastUsedAt` (shown by `integration list`, docs/reference/contract.md §6, admin CLI) follows use, but a read never writes more than once a
 // minute per integration.
+t.test('a test key gives the sandbox garage and says test mode', async (t) => {
+  const key = generateApiKey();
+  const testSide: Integration = { ...shop(), id: '0d6c1b1e-4a5f-4f3b-9f7c-2b0d1e7e9a10', garageId: '9a1e6f0b-2c3d-4e5f-8a9b-0c1d2e3f4a5b', mode: 'test' };
+  const authenticate = makeAuthenticate({
+    integrations: { findActiveByKeyHash: async (hash) => (hash === sha256Hex(key) ? testSide : null), touchLastUsed: async () => {} },
+    clock: testClock('2026-01-01T00:00:00Z'),
+  });
+  t.match(await authenticate(key, 'catalog'), { integrationId: testSide.id, garageId: testSide.garageId, mode: 'test' });
+});
+
 t.test('a valid key records its use at most once a minute; an invalid one never', async (t) => {
   const clock = testClock('2026-12-01T09:00:00Z');
   const key = generateApiKey();
@@ -29,7 +40,7 @@ t.test('a valid key records its use at most once a minute; an invalid one never'
     clock,
   });
 
-  t.same(await authenticate(key, 'catalog'), { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion });
+  t.same(await authenticate(key, 'catalog'), { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion, mode: 'live' });
   t.same(touches, [[integration.id, '2026-12-01T09:00:00.000Z']], 'the first use is recorded at the clock time');
   clock.advance(59_999);
   await authenticate(key, null);
@@ -49,7 +60,7 @@ t.test('every refusal is a rejected promise: no key, a malformed key, an unknown
     integrations: { findActiveByKeyHash: async (hash) => (hash === sha256Hex(key) ? integration : null), touchLastUsed: async () => {} },
     clock: testClock('2026-12-01T09:00:00Z'),
   });
-  t.same(await authenticate(key, 'catalog'), { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion });
+  t.same(await authenticate(key, 'catalog'), { integrationId: integration.id, garageId: integration.garageId, sync: integration.sync, apiVersion: integration.apiVersion, mode: 'live' });
   for (const [apiKey, toggle, why] of [
     [key, 'stock', 'toggle off'],
     [generateApiKey(), null, 'unknown key'],

@@ -43,7 +43,7 @@ t.test('a key is authenticated and gives its garage; no key and no slug is refus
   const resolve = makeResolveFleetGarage({
     authenticate: async (apiKey) => {
       if (apiKey !== 'good') throw Object.assign(new Error('refused'), { code: 'UNAUTHORIZED' });
-      return { integrationId: 'i', garageId: GARAGE.id, sync: { appointments: false, catalog: false, stock: false }, apiVersion: '2026-11-21' };
+      return { integrationId: 'i', garageId: GARAGE.id, sync: { appointments: false, catalog: false, stock: false }, apiVersion: '2026-11-21', mode: 'live' };
     },
     garages: { findBySlug: async () => null },
   });

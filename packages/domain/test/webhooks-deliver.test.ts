@@ -70,6 +70,7 @@ t.test('a due delivery is signed and POSTed once, then marked succeeded', async 
   t.same(JSON.parse(request!.body), {
     type: 'quote.accepted',
     timestamp: event!.occurredAt.toISOString(),
+    livemode: true,
     data: { id: 'q1', status: 'accepted' },
   });
   const timestamp = Math.floor(Date.parse('2030-01-07T09:00:00.000Z') / 1000);

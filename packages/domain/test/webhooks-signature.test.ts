@@ -30,10 +30,11 @@ t.test('the body is type, RFC 3339 timestamp and data, the same bytes every time
     id: 'e1',
     type: 'quote.accepted' as const,
     occurredAt: new Date('2030-01-07T09:00:00.123Z'),
+    livemode: true,
     data: { id: 'q1', totalCents: 12000 },
   };
   const body = webhookBody(event);
-  t.equal(body, '{"type":"quote.accepted","timestamp":"2030-01-07T09:00:00.123Z","data":{"id":"q1","totalCents":12000}}');
+  t.equal(body, '{"type":"quote.accepted","timestamp":"2030-01-07T09:00:00.123Z","livemode":true,"data":{"id":"q1","totalCents":12000}}');
   t.equal(webhookBody(structuredClone(event)), body);
 });
 

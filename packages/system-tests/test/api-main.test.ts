@@ -31,6 +31,8 @@ t.test('embedded start: PGlite, demo data once, credentials file, working curl l
   const file = join(dir, '.data', 'demo-credentials.json');
   const credentials = JSON.parse(await readFile(file, 'utf8'));
   t.equal(credentials.integrations[0].apiKey, apiKey);
+  t.match(credentials.integrations[0].testApiKey, /^[0-9a-f]{32}$/, 'the demo\'s test key is kept beside its live key');
+  t.match(demoLine, `test key ${credentials.integrations[0].testApiKey}`, 'and printed beside it');
   t.equal((await stat(file)).mode & 0o777, 0o600, 'readable by the operator only');
   t.equal(await first.stop(), 0, 'SIGTERM exits 0');
 

@@ -5,6 +5,8 @@ import type { Json } from './version-change.js';
 export interface StoredEvent {
   type: string;
   occurredAt: Date;
+  /** False for an event of a sandbox (docs/reference/contract.md §9). */
+  livemode: boolean;
   data: Json;
 }
 
@@ -12,6 +14,7 @@ export interface RenderedEvent {
   type: string;
   timestamp: string;
   apiVersion: string;
+  livemode: boolean;
   data: Json;
 }
 
@@ -20,5 +23,6 @@ export const renderEvent = (registry: VersionRegistry, version: string, event: S
   type: event.type,
   timestamp: event.occurredAt.toISOString(),
   apiVersion: version,
+  livemode: event.livemode,
   data: registry.renderEventData(version, event.type, event.data),
 });

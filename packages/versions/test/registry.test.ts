@@ -34,8 +34,9 @@ t.test('schemas at a version are those of the oldest change newer than it', asyn
 });
 
 t.test('events are rendered with their version', async (t) => {
-  const event = { type: 'thing.made', occurredAt: new Date('2027-07-01T10:00:00Z'), data: { count: 3 } };
-  t.same(renderEvent(registry, '2026-01-01', event), { type: 'thing.made', timestamp: '2027-07-01T10:00:00.000Z', apiVersion: '2026-01-01', data: { n: 3 } });
+  const event = { type: 'thing.made', occurredAt: new Date('2027-07-01T10:00:00Z'), livemode: true, data: { count: 3 } };
+  t.same(renderEvent(registry, '2026-01-01', event), { type: 'thing.made', timestamp: '2027-07-01T10:00:00.000Z', apiVersion: '2026-01-01', livemode: true, data: { n: 3 } });
+  t.equal(renderEvent(registry, '2026-01-01', { ...event, livemode: false }).livemode, false, 'a sandbox event says so at every version');
   t.same(renderEvent(registry, '2027-06-01', event).data, { count: 3 });
 });
 
@@ -55,8 +56,8 @@ t.test('the real versions: 2026-11-26 takes lead.created back to vehicleId and v
   const old = API_VERSIONS.renderEventData('2026-11-21', 'lead.created', data);
   t.same(Object.keys(old), ['id', 'vehicleId', 'vehicleReference', 'name', 'email', 'phone', 'message', 'createdAt'], 'the order of 2026-11-21');
   t.match(old, { vehicleId: 'v1', vehicleReference: 'V-1' });
-  const body = JSON.parse(renderWebhookBody({ type: 'lead.created', occurredAt: new Date(0), data }, '2026-11-26'));
-  t.same(body, { type: 'lead.created', timestamp: '1970-01-01T00:00:00.000Z', apiVersion: '2026-11-26', data });
+  const body = JSON.parse(renderWebhookBody({ type: 'lead.created', occurredAt: new Date(0), livemode: true, data }, '2026-11-26'));
+  t.same(body, { type: 'lead.created', timestamp: '1970-01-01T00:00:00.000Z', apiVersion: '2026-11-26', livemode: true, data });
   const stored = { success: true, appointmentId: 'a1' };
   t.equal(API_VERSIONS.renderResponse('2026-11-21', 'POST /api/public/appointments', 201, stored), stored, 'a body stored before the change passes');
 });

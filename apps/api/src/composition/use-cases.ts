@@ -9,6 +9,7 @@ import {
   makeListAppointments,
   makeRescheduleAppointment,
   makeCursorCodec,
+  makeCreateQuote,
   makeDecideQuote,
   makeGetQuote,
   makeGetVehicle,
@@ -20,7 +21,9 @@ import {
   makeListVehicles,
   makeListIntegrationDeliveries,
   makeListIntegrationEvents,
+  makeResetSandbox,
   makeRetryDelivery,
+  makeSetAppointmentStatus,
   makeSecretBox,
   makeTestWebhook,
   makeResolveFleetGarage,
@@ -132,6 +135,10 @@ const makeApiUseCases = (
     // The request log reads the primary, where the recorder writes.
     listRequests: makeListRequests({ log: makeRequestLog(db), cursors }),
     getRequest: makeGetRequest({ log: makeRequestLog(db) }),
+    // The sandbox's test helpers: the use cases the admin CLI calls, scoped by the test key's garage.
+    createQuote: makeCreateQuote({ uow, clock }),
+    setAppointmentStatus: makeSetAppointmentStatus({ uow, clock }),
+    resetSandbox: makeResetSandbox({ uow, secretBox: makeSecretBox(storage.encryptionKeys), clock }),
     // The error handler's own mapping decides which thrown errors become stored responses.
     runIdempotently: makeIdempotent({ store: makeIdempotencyStore(db), uow, clock, toResponse: toHttpError, isFinal: isFinalResponse }),
   };

@@ -10,6 +10,7 @@ import productRoutes from './products.js';
 import quoteRoutes from './quotes.js';
 import requestRoutes from './requests.js';
 import stockRoutes from './stock.js';
+import testHelperRoutes from './test-helpers.js';
 import webhookRoutes from './webhooks.js';
 
 /**
@@ -23,6 +24,7 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(appointmentRoutes, { prefix: '/api/public' });
   await app.register(webhookRoutes, { prefix: '/api/public' });
   await app.register(requestRoutes, { prefix: '/api/public' });
+  await app.register(testHelperRoutes, { prefix: '/api/public' });
   await app.register(publicScope, { prefix: '/api/public/fleet', routes: [fleetRoutes, leadRoutes] });
   await app.register(publicScope, { prefix: '/api/public/quotes', routes: [quoteRoutes] });
   await app.register(publicScope, { prefix: '/api/public/openapi.json', routes: [openapiRoutes] });

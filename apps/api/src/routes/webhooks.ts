@@ -123,6 +123,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         type: e.type,
         timestamp: e.occurredAt,
         apiVersion: version,
+        livemode: e.livemode,
         data: app.apiVersions.renderEventData(version, e.type, e.data),
       }));
       return { data, nextCursor: page.nextCursor };

@@ -58,6 +58,7 @@ export const webhookPayloads = (version: string, previousData: (type: string) =>
           type: Type.Literal(type),
           timestamp: DateTime({ description: 'When the change happened (RFC 3339); the same on every retry' }),
           apiVersion: Type.Literal(version, { description: "The API version `data` is rendered at: the receiving integration's pin when it was sent" }),
+          livemode: Type.Boolean({ description: 'False for an event of a sandbox, sent to its test webhook URL only' }),
           data: previousData(type) ?? dataOf(type),
         },
         { additionalProperties: false },

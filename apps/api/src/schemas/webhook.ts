@@ -44,6 +44,7 @@ export const Event = Type.Object(
     type: EventType,
     timestamp: DateTime({ description: 'When the change happened: the `timestamp` of the webhook body' }),
     apiVersion: Type.String({ description: 'The API version `data` is rendered at: the version this request is served at' }),
+    livemode: Type.Boolean({ description: 'False for an event of the sandbox, listed with a test key (docs/connectors/testing-your-integration.md)' }),
     data: Type.Record(Type.String(), Type.Unknown(), { description: 'The `data` of the webhook body' }),
   },
   { additionalProperties: false, title: 'Event' },

@@ -48,6 +48,6 @@ export const registerAppointment = (program: Command, ctx: CliContext): void => 
     .option('--json', 'print one JSON document: {"id", "status"}')
     .action(async (id: string, status: string, options: JsonOption & { reason?: string }) => {
       const changed = await ctx.withAdmin((admin) => admin.setAppointmentStatus({ appointmentId: id, status, reason: options.reason ?? null }));
-      ctx.print(options, changed, () => `Appointment ${changed.id} is ${changed.status}`);
+      ctx.print(options, { id: changed.id, status: changed.status }, () => `Appointment ${changed.id} is ${changed.status}`);
     });
 };

@@ -228,40 +228,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/public/requests": {
+    "/api/public/test-helpers/quotes": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * List the integration's recent requests
-         * @description The calling integration's requests of the key's mode (live or test), newest first, as the API saw them: route, path, query parameter names, status, error code and body, version, duration. Kept 7 days by default. Records are written within a few seconds of the response.
-         */
-        get: operations["listRequests"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Create a quote in the sandbox
+         * @description A pending quote of the sandbox, as the garage would send one; its token can be read, accepted or refused at /quotes/{token}. Test key only: with a live key this route does not exist (404 NOT_FOUND). 409 SANDBOX_LIMIT past 1,000 quotes.
+         */
+        post: operations["createTestQuote"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/public/requests/{requestId}": {
+    "/api/public/test-helpers/appointments/{appointmentId}/status": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * One request by its x-request-id
-         * @description The calling integration's newest request of the key's mode that carried this `x-request-id`; 404 otherwise.
-         */
-        get: operations["getRequest"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Set the status of a sandbox appointment
+         * @description Moves an appointment of the sandbox as the garage does (`appointment set-status`), with the same rules and the same event: `appointment.updated`, or `appointment.cancelled` for a cancellation. Test key only: with a live key this route does not exist (404 NOT_FOUND).
+         */
+        post: operations["setTestAppointmentStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/test-helpers/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the sandbox
+         * @description Empties the sandbox's appointments, leads, quotes, events and deliveries, and copies the live garage's settings, closures, catalog, stock and vehicles again (same ids for the same sku and reference). Test key only: with a live key this route does not exist (404 NOT_FOUND).
+         */
+        post: operations["resetSandbox"];
         delete?: never;
         options?: never;
         head?: never;
@@ -673,6 +693,8 @@ export interface components {
             timestamp: string;
             /** @description The API version `data` is rendered at: the version this request is served at */
             apiVersion: string;
+            /** @description False for an event of the sandbox, listed with a test key (docs/connectors/testing-your-integration.md) */
+            livemode: boolean;
             /** @description The `data` of the webhook body */
             data: {
                 [key: string]: unknown;
@@ -799,34 +821,6 @@ export interface components {
             /** @description Line total including VAT, in minor units */
             totalCents: number;
         };
-        /** RequestRecord */
-        RequestRecord: {
-            /** @description The `x-request-id` of the response */
-            requestId: string;
-            /** Format: date-time */
-            receivedAt: string;
-            /**
-             * @description `test` for a request made with the test key
-             * @enum {unknown}
-             */
-            mode: "live" | "test";
-            method: string;
-            /** @description The route pattern, such as `/api/public/appointments/:appointmentId` */
-            route: string;
-            /** @description The path, quote tokens shown as `[redacted]` */
-            path: string;
-            /** @description The names of the query parameters sent (never their values) */
-            queryParameters: string[];
-            /** @description The HTTP status answered */
-            status: number;
-            errorCode: string | null;
-            /** @description The API version the request was served at */
-            apiVersion: string;
-            durationMs: number;
-            errorBody: {
-                [key: string]: unknown;
-            } | null;
-        };
         /** RescheduleAppointment */
         RescheduleAppointment: {
             /**
@@ -837,6 +831,14 @@ export interface components {
             startsAt: string;
             /** @description A multiple of the garage's slotMinutes, at most 480; defaults to the current duration */
             durationMinutes?: number;
+        };
+        /** SandboxReset */
+        SandboxReset: {
+            /**
+             * Format: date-time
+             * @description When the sandbox was emptied and copied again
+             */
+            resetAt: string;
         };
         /** Slot */
         Slot: {
@@ -870,6 +872,30 @@ export interface components {
             vehicleId: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** TestQuote */
+        TestQuote: {
+            /** @example Q-2026-0001 */
+            number: string;
+            /**
+             * @description A pending quote past expiresAt reads as expired
+             * @enum {unknown}
+             */
+            status: "pending" | "accepted" | "refused" | "expired";
+            customerName: string;
+            lines: components["schemas"]["QuoteLine"][];
+            /** @description Sum of the line totals, including VAT, in minor units */
+            totalCents: number;
+            /**
+             * @description ISO 4217 code
+             * @example EUR
+             */
+            currency: string;
+            /** Format: date-time */
+            expiresAt: string;
+            decidedAt: string | null;
+            /** @description The token of the quote link: get, accept or refuse it at /api/public/quotes/{token} */
+            token: string;
         };
         /** Vehicle */
         Vehicle: {
@@ -3936,20 +3962,661 @@ export interface operations {
             };
         };
     };
-    listRequests: {
+    createTestQuote: {
         parameters: {
-            query?: {
-                /** @description Page size, 1 to 500 */
-                limit?: number;
-                /** @description Opaque: the `nextCursor` of the previous page, with the same filters */
-                cursor?: string;
-                /** @description A status such as `404`, or a class such as `4xx` */
-                status?: string;
-                /** @description A route pattern, such as `/api/public/appointments` */
-                route?: string;
-                /** @description RFC 3339; only requests received at or after this time */
-                since?: string;
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response again, with `Idempotent-Replayed: true`. A different body under the key gives 422; a repeat while the first request is still running gives 409 IDEMPOTENCY_IN_PROGRESS. Use a fresh random value (a UUID) per operation. */
+                "idempotency-key"?: string;
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
             };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    customer: {
+                        name: string;
+                        /**
+                         * Format: email
+                         * @description Accepted as a garage would be given it; the quote shows the name
+                         */
+                        email?: string;
+                    };
+                    lines: {
+                        label: string;
+                        quantity: number;
+                        /** @description Unit price excluding VAT, in minor units */
+                        unitPriceCents: number;
+                        /** @description VAT percentage, such as 20 */
+                        vatRate: number;
+                    }[];
+                    /**
+                     * Format: date-time
+                     * @description Omitted: 30 days from now. A past time makes an expired quote
+                     */
+                    expiresAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TestQuote"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
+            400: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off */
+            401: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: the path exists with other methods, listed in `Allow` */
+            405: {
+                headers: {
+                    /** @description The methods of the path */
+                    allow?: string;
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (see code) */
+            409: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Seconds until the limit resets */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a required dependency is unreachable; retry later */
+            503: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setTestAppointmentStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response again, with `Idempotent-Replayed: true`. A different body under the key gives 422; a repeat while the first request is still running gives 409 IDEMPOTENCY_IN_PROGRESS. Use a fresh random value (a UUID) per operation. */
+                "idempotency-key"?: string;
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
+            };
+            path: {
+                appointmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the garage would set
+                     * @enum {unknown}
+                     */
+                    status: "confirmed" | "completed" | "no_show" | "cancelled";
+                    /** @description For a cancellation only */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Appointment"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
+            400: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off */
+            401: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: the path exists with other methods, listed in `Allow` */
+            405: {
+                headers: {
+                    /** @description The methods of the path */
+                    allow?: string;
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict (see code) */
+            409: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Seconds until the limit resets */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a required dependency is unreachable; retry later */
+            503: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `true` on a response replayed for a repeated Idempotency-Key, without running the request again */
+                    "idempotent-replayed"?: string;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetSandbox: {
+        parameters: {
+            query?: never;
             header?: {
                 /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
                 "x-request-id"?: string;
@@ -3980,187 +4647,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["RequestRecord"][];
-                        /** @description Pass as `cursor` for the next page; null on the last page */
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
-            400: {
-                headers: {
-                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
-                    "x-request-id"?: string;
-                    /** @description The API version this response is served at */
-                    "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `x-api-key`: the answer depends on the key */
-                    vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
-                    deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
-                    link?: string;
-                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
-                    "garage-mode"?: "test";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off */
-            401: {
-                headers: {
-                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
-                    "x-request-id"?: string;
-                    /** @description The API version this response is served at */
-                    "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `x-api-key`: the answer depends on the key */
-                    vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
-                    deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
-                    link?: string;
-                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
-                    "garage-mode"?: "test";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description METHOD_NOT_ALLOWED: the path exists with other methods, listed in `Allow` */
-            405: {
-                headers: {
-                    /** @description The methods of the path */
-                    allow?: string;
-                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
-                    "x-request-id"?: string;
-                    /** @description The API version this response is served at */
-                    "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `x-api-key`: the answer depends on the key */
-                    vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
-                    deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
-                    link?: string;
-                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
-                    "garage-mode"?: "test";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description RATE_LIMITED */
-            429: {
-                headers: {
-                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
-                    "x-request-id"?: string;
-                    /** @description The API version this response is served at */
-                    "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description Seconds until the limit resets */
-                    "retry-after"?: number;
-                    /** @description Requests allowed in the window */
-                    "ratelimit-limit"?: number;
-                    /** @description Requests left in the window */
-                    "ratelimit-remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "ratelimit-reset"?: number;
-                    /** @description `x-api-key`: the answer depends on the key */
-                    vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
-                    deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
-                    link?: string;
-                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
-                    "garage-mode"?: "test";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description INTERNAL */
-            500: {
-                headers: {
-                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
-                    "x-request-id"?: string;
-                    /** @description The API version this response is served at */
-                    "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `x-api-key`: the answer depends on the key */
-                    vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
-                    deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
-                    link?: string;
-                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
-                    "garage-mode"?: "test";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description UNAVAILABLE: a required dependency is unreachable; retry later */
-            503: {
-                headers: {
-                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
-                    "x-request-id"?: string;
-                    /** @description The API version this response is served at */
-                    "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `x-api-key`: the answer depends on the key */
-                    vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
-                    deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
-                    link?: string;
-                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
-                    "garage-mode"?: "test";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getRequest: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
-                "x-request-id"?: string;
-                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
-                "garage-version"?: "2026-11-21" | "2026-11-26";
-            };
-            path: {
-                /** @description The `x-request-id` the API answered with */
-                requestId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
-                    "x-request-id"?: string;
-                    /** @description The API version this response is served at */
-                    "garage-version"?: "2026-11-21" | "2026-11-26";
-                    /** @description `x-api-key`: the answer depends on the key */
-                    vary?: string;
-                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
-                    deprecation?: string;
-                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
-                    link?: string;
-                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
-                    "garage-mode"?: "test";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RequestRecord"];
+                        data: components["schemas"]["SandboxReset"];
                     };
                 };
             };
@@ -4232,6 +4719,48 @@ export interface operations {
                 headers: {
                     /** @description The methods of the path */
                     allow?: string;
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;
                     /** @description The API version this response is served at */
@@ -5756,6 +6285,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -5799,6 +6330,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -5842,6 +6375,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -5885,6 +6420,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["Appointment"];
                 };
             };
@@ -5928,6 +6465,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["QuoteDecisionEvent"];
                 };
             };
@@ -5971,6 +6510,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["QuoteDecisionEvent"];
                 };
             };
@@ -6014,6 +6555,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["LeadEvent"];
                 };
             };
@@ -6057,6 +6600,8 @@ export interface operations {
                      * @constant
                      */
                     apiVersion: "2026-11-26";
+                    /** @description False for an event of a sandbox, sent to its test webhook URL only */
+                    livemode: boolean;
                     data: components["schemas"]["WebhookTestEvent"];
                 };
             };

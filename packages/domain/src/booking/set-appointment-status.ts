@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
 import { isUuid } from '../kernel/ids.js';
 import { Checker } from '../kernel/validation.js';
 import { lockAppointmentDays } from './appointment-days.js';
-import { appointmentEvent } from './appointment-view.js';
+import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { CANCELLATION_REASON_MAX } from './cancel-appointment.js';
 import { makeDayModel } from './slot-model.js';
 
@@ -30,7 +30,7 @@ export interface SetAppointmentStatusCommand {
  */
 export const makeSetAppointmentStatus =
   ({ uow, clock }: { uow: UnitOfWork; clock: Clock }) =>
-  async (cmd: SetAppointmentStatusCommand): Promise<{ id: string; status: AppointmentStatus }> => {
+  async (cmd: SetAppointmentStatusCommand): Promise<{ id: string; status: AppointmentStatus; appointment: AppointmentView }> => {
     const check = new Checker();
     if (!(GARAGE_STATUSES as readonly string[]).includes(cmd.status)) check.fail('/status', `must be one of ${GARAGE_STATUSES.join(', ')}`);
     check.string('/reason', cmd.reason, { optional: true, min: 0, max: CANCELLATION_REASON_MAX });
@@ -41,10 +41,10 @@ export const makeSetAppointmentStatus =
     return uow.run(async (tx) => {
       const current = await tx.appointments.findForUpdate(cmd.garageId ?? null, cmd.appointmentId);
       if (!current) throw new NotFoundError(`Appointment ${cmd.appointmentId} not found`);
-      if (current.status === status) return { id: current.id, status };
-      if (!OPEN_STATUSES.includes(current.status)) throw new AppointmentNotChangeableError(`The appointment is ${current.status}`);
       const garage = await tx.garages.findById(current.garageId);
       if (!garage) throw new NotFoundError('Garage not found');
+      if (current.status === status) return { id: current.id, status, appointment: appointmentView(current, garage.booking.timezone) };
+      if (!OPEN_STATUSES.includes(current.status)) throw new AppointmentNotChangeableError(`The appointment is ${current.status}`);
       await lockAppointmentDays(tx.bookingLocks, current.garageId, makeDayModel(garage.booking), current);
       const now = clock.now();
       const changed = await tx.appointments.update(
@@ -54,6 +54,6 @@ export const makeSetAppointmentStatus =
       await tx.outbox.enqueue(
         appointmentEvent(status === 'cancelled' ? 'appointment.cancelled' : 'appointment.updated', changed, garage.booking.timezone),
       );
-      return { id: changed.id, status: changed.status };
+      return { id: changed.id, status: changed.status, appointment: appointmentView(changed, garage.booking.timezone) };
     });
   };

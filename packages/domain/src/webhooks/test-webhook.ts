@@ -40,9 +40,14 @@ export const makeTestWebhook =
   async (integrationId: string): Promise<WebhookTestResult> => {
     const [integration, stored] = await Promise.all([integrations.findById(integrationId), integrations.getWebhookSecrets(integrationId)]);
     if (!integration || !stored) throw new NotFoundError(`Integration ${integrationId} not found`);
-    if (integration.webhookUrl === null) throw new WebhookNotConfiguredError();
+    if (integration.webhookUrl === null) {
+      // The operator's command differs: the sandbox's URL is set with --test-webhook-url.
+      throw integration.mode === 'test'
+        ? new WebhookNotConfiguredError('This sandbox has no webhook URL; an operator sets one with `integration update --test-webhook-url`')
+        : new WebhookNotConfiguredError();
+    }
     const sentAt = clock.now();
-    const event = { id: randomUUID(), type: WEBHOOK_TEST_EVENT_TYPE, occurredAt: sentAt, data: { integrationId } };
+    const event = { id: randomUUID(), type: WEBHOOK_TEST_EVENT_TYPE, occurredAt: sentAt, livemode: integration.mode === 'live', data: { integrationId } };
     const plaintexts = signingSecrets(secrets, integrationId, stored.current, stored.previous);
     const response = await sender.send(
       signedWebhookRequest({ id: event.id, body: renderBody(event, integration.apiVersion) }, integration.webhookUrl, plaintexts, sentAt),

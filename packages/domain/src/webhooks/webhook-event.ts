@@ -6,6 +6,8 @@ export interface WebhookEvent {
   type: WebhookEventType;
   /** When the change happened (the outbox row's creation); the body's `timestamp`. */
   occurredAt: Date;
+  /** False for an event of a sandbox: a test-mode event (docs/reference/contract.md §9). */
+  livemode: boolean;
   data: Record<string, unknown>;
 }
 
@@ -18,8 +20,8 @@ export interface WebhookEvent {
  * the receiving integration's pin when it is sent, so a pin change reaches deliveries already queued. The versions
  * live in the transport layer; the apps pass their renderer in.
  */
-export type RenderWebhookBody = (event: Pick<WebhookEvent, 'occurredAt' | 'data'> & { type: string }, apiVersion: string) => string;
+export type RenderWebhookBody = (event: Pick<WebhookEvent, 'occurredAt' | 'livemode' | 'data'> & { type: string }, apiVersion: string) => string;
 
 /** The newest shape, without an API version: what a renderer starts from. */
-export const webhookBody = (event: Pick<WebhookEvent, 'occurredAt' | 'data'> & { type: string }): string =>
-  JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
+export const webhookBody = (event: Pick<WebhookEvent, 'occurredAt' | 'livemode' | 'data'> & { type: string }): string =>
+  JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), livemode: event.livemode, data: event.data });

@@ -170,18 +170,19 @@ export const makeSandboxStore = (trx: Transaction<Database>): SandboxStore => ({
 
   async reset(sandboxGarageId, idempotencyScopes) {
     if (!isUuid(sandboxGarageId)) return false;
-    // Locks the sandbox's row: a reset waits for the limited inserts in flight, and they for it (migration 0015).
     const sandbox = await trx
       .selectFrom('garages')
       .select('sandbox_of')
       .where('id', '=', sandboxGarageId)
       .where('sandbox_of', 'is not', null)
-      .forNoKeyUpdate()
       .executeTakeFirst();
     if (!sandbox?.sandbox_of) return false;
-    await sql`delete from appointments where garage_id = ${sandboxGarageId}`.execute(trx);
-    // The days' versions move rather than vanish: what availability keeps per version stays right.
+    // Locks in the order a booking takes them, its day and then (for a limited garage, migration 0015) the garage
+    // row, so that a reset and a booking in flight wait for each other instead of deadlocking. The days' versions
+    // move rather than vanish: what availability keeps per version stays right.
     await sql`update booking_days set version = version + 1 where garage_id = ${sandboxGarageId}`.execute(trx);
+    await trx.selectFrom('garages').select('id').where('id', '=', sandboxGarageId).forNoKeyUpdate().execute();
+    await sql`delete from appointments where garage_id = ${sandboxGarageId}`.execute(trx);
     await sql`delete from leads where garage_id = ${sandboxGarageId}`.execute(trx);
     await sql`delete from quotes where garage_id = ${sandboxGarageId}`.execute(trx);
     // Deliveries and their attempts go with their events.

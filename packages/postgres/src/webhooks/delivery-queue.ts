@@ -74,6 +74,7 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
           'e.created_at as occurred_at',
           'e.trace_parent',
           'i.api_version',
+          'i.live_integration_id',
           'i.webhook_secret_key_id',
           'i.webhook_secret_nonce',
           'i.webhook_secret_ciphertext',
@@ -94,7 +95,14 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
             url: row.url,
             attempts: row.attempts,
             leaseUntil,
-            event: { id: row.event_id, type: asEventType(row.type), occurredAt: row.occurred_at, data: row.payload },
+            event: {
+              id: row.event_id,
+              type: asEventType(row.type),
+              occurredAt: row.occurred_at,
+              // The test side of an integration receives its sandbox's events only.
+              livemode: row.live_integration_id === null,
+              data: row.payload,
+            },
             traceParent: row.trace_parent,
             apiVersion: row.api_version,
             secret: {

@@ -74,7 +74,7 @@ export const makeWebhookFeed = (db: Kysely<Database>): WebhookFeed => {
       const rows = await db
         .selectFrom('webhook_events as e')
         .innerJoin('integrations as i', (join) => join.onRef('i.garage_id', '=', 'e.garage_id').on('i.id', '=', integrationId))
-        .select(['e.id', 'e.type', 'e.payload', 'e.created_at'])
+        .select(['e.id', 'e.type', 'e.payload', 'e.created_at', 'i.live_integration_id'])
         .whereRef('e.created_at', '>=', 'i.created_at')
         // Appointment events reach integrations that sync appointments (§5); one it was actually sent stays in its
         // feed even after the toggle is turned off.
@@ -89,7 +89,13 @@ export const makeWebhookFeed = (db: Kysely<Database>): WebhookFeed => {
         .orderBy('e.id')
         .limit(limit)
         .execute();
-      return rows.map((row) => ({ id: row.id, type: asEventType(row.type), occurredAt: row.created_at, data: row.payload }));
+      return rows.map((row) => ({
+        id: row.id,
+        type: asEventType(row.type),
+        occurredAt: row.created_at,
+        livemode: row.live_integration_id === null,
+        data: row.payload,
+      }));
     },
   });
 };

@@ -55,7 +55,7 @@ export const makeInMemoryWebhooks = ({
       const targets = await integrations.listWebhookTargets(garageId, toggle ?? undefined);
       const now = clock.now();
       // Stored as JSON, as the database stores it: what a receiver gets is what survives serialisation.
-      const event: WebhookEvent = { id: randomUUID(), type, occurredAt: now, data: JSON.parse(JSON.stringify(data)) };
+      const event: WebhookEvent = { id: randomUUID(), type, occurredAt: now, livemode: true, data: JSON.parse(JSON.stringify(data)) };
       events.set(event.id, event);
       for (const target of targets) {
         if (target.webhookUrl === null) continue;

@@ -27,13 +27,14 @@ export const integrationRepositoryContract: Contract = (t, { repos }) => {
       webhookUrl: 'https://shop.example/hooks',
     });
     t.same(Object.keys(created).sort(), [
-      'apiVersion', 'createdAt', 'garageId', 'id', 'lastUsedAt', 'name', 'revokedAt', 'sync', 'webhookUrl',
+      'apiVersion', 'createdAt', 'garageId', 'id', 'lastUsedAt', 'mode', 'name', 'revokedAt', 'sync', 'webhookUrl',
     ]);
     t.match(created, {
       garageId: garage.id,
       name: 'Shop',
       sync: { appointments: true, catalog: false, stock: true },
       webhookUrl: 'https://shop.example/hooks',
+      mode: 'live',
       revokedAt: null,
       lastUsedAt: null,
       createdAt: Date,
@@ -159,5 +160,24 @@ export const integrationRepositoryContract: Contract = (t, { repos }) => {
     const keyHash = hash();
     await newIntegration(repos, garage.id, { apiKeyHash: keyHash });
     await t.rejects(newIntegration(repos, garage.id, { apiKeyHash: keyHash }), { code: 'DUPLICATE' });
+  });
+
+  t.test('the test side of an integration: its own key and URL; name, toggles, pin and revocation follow the live side', async (t) => {
+    const [garage, sandbox] = [await newGarage(repos), await newGarage(repos)];
+    const live = await newIntegration(repos, garage.id, { webhookUrl: 'https://shop.example/live' });
+    const testKey = hash();
+    const testSide = await newIntegration(repos, sandbox.id, { liveIntegrationId: live.id, apiKeyHash: testKey, webhookUrl: 'https://shop.example/test' });
+    t.equal(testSide.mode, 'test');
+    t.equal((await repos.integrations.findActiveByKeyHash(testKey))?.id, testSide.id);
+    t.equal((await repos.integrations.findTestSide(live.id))?.id, testSide.id);
+    t.equal(await repos.integrations.findTestSide(testSide.id), null);
+    t.same(await repos.integrations.listSandboxes(garage.id), [{ liveIntegrationId: live.id, garageSlug: sandbox.slug, webhookUrl: 'https://shop.example/test' }]);
+    t.same(await repos.integrations.listByGarage(garage.id).then((all) => all.map((i) => i.id)), [live.id], 'the test side is not listed with the live ones');
+    const all: SyncToggles = { appointments: true, catalog: true, stock: true };
+    await repos.integrations.update(live.id, { name: 'Renamed', sync: all, apiVersion: '2026-11-26', webhookUrl: 'https://shop.example/live-2' });
+    t.match(await repos.integrations.findById(testSide.id), { name: 'Renamed', sync: all, apiVersion: '2026-11-26', webhookUrl: 'https://shop.example/test' });
+    await repos.integrations.revoke(live.id, new Date());
+    t.not((await repos.integrations.findById(testSide.id))?.revokedAt, null, 'revoking the integration revokes its test key');
+    t.equal(await repos.integrations.findActiveByKeyHash(testKey), null);
   });
 };
