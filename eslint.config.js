@@ -18,4 +18,9 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The portal's one script runs in the browser.
+    files: ['apps/api/portal/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
 );

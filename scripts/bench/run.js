@@ -12,6 +12,8 @@
 // After the main API, the newcomer's scenarios run on a database and an API of their own, the API started as
 // `pnpm start` starts it (newcomer.js): a sync right after an import, a whole catalog read in turn, bookings into a
 // busy month, and the API's memory at the end; `--only=newcomer` runs these alone.
+// `--only="request log"` runs the cost of the request log alone: the cached page and bookings with it off and on
+// (request-log.js).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,7 @@ import { loadAverage, machine, statusSummary, table } from './report.js';
 import { benchDelivery } from './delivery.js';
 import { benchTracing } from './tracing.js';
 import { benchNewcomer, NEWCOMER_SCENARIOS } from './newcomer.js';
+import { benchRequestLog, requestLogReport } from './request-log.js';
 import { explainReadPath } from './explain.js';
 import { buildScenarios } from './scenarios.js';
 import { BIG_PRODUCTS, busyRange, seed } from './seed.js';
@@ -177,6 +180,7 @@ const main = async () => {
     (s) => s.baseline || !options.only || s.name.includes(options.only),
   );
   const tracingWanted = !options.only || 'tracing'.includes(options.only);
+  const requestLogWanted = !options.only || 'request log'.includes(options.only);
   const databaseName = new URL(database.url).pathname.slice(1);
   const results = [];
   for (const scenario of scenarios) {
@@ -230,6 +234,16 @@ const main = async () => {
       })
     : null;
   if (newcomer) results.push(...newcomer.results);
+  const requestLog = requestLogWanted
+    ? await benchRequestLog({
+        apiOptions,
+        bare,
+        fixtures,
+        warmUp: (scenario) => fire(scenario, WARMUP_SECONDS),
+        measure: (scenario, server) => measure(scenario, server, databaseName),
+        log,
+      })
+    : null;
   const profiles = profileDir ? summariseProfileDir(profileDir) : null;
   await cleanUp();
   // After the API is gone, so that the worker has the machine as the API had.
@@ -367,6 +381,10 @@ const main = async () => {
       `  commit to first attempt received: p50 ${ms(delivery.lagP50)} ms, p99 ${ms(delivery.lagP99)} ms (target: < 1,000 ms p99)`,
       `  throughput: ${Math.round(delivery.eventsPerSecond)} events/s = ${Math.round(delivery.deliveriesPerSecond)} deliveries/s (a committed backlog drained end to end)`,
     );
+  }
+  if (requestLog) {
+    out.push('');
+    out.push(...requestLogReport(requestLog, DURATION));
   }
   if (tracing) {
     const [off, on] = tracing.results;

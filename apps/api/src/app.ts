@@ -14,6 +14,10 @@ import demo from './composition/demo.js';
 import dataRetention from './composition/data-retention.js';
 import inProcessWebhooks from './composition/in-process-webhooks.js';
 import redis from './composition/redis.js';
+import requestRecorder from './composition/request-recorder.js';
+import portalUseCases from './composition/portal.js';
+import portal from './portal/index.js';
+import { LOGO_SVG, PRODUCT_NAME, STYLESHEET } from './portal/brand.js';
 import storage from './composition/storage.js';
 import useCases from './composition/use-cases.js';
 import auth from './plugins/auth.js';
@@ -26,6 +30,7 @@ import listCache from './plugins/list-cache.js';
 import apiVersions from './plugins/api-versions.js';
 import metrics from './plugins/metrics.js';
 import readiness from './plugins/readiness.js';
+import requestLog from './plugins/request-log.js';
 import responseHeaders, { securityHeaders, setsHeaders } from './plugins/response-headers.js';
 import methodNotAllowed from './plugins/method-not-allowed.js';
 import routeMethods from './plugins/route-methods.js';
@@ -162,6 +167,9 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
     await docs.register(swaggerUi, {
       routePrefix: '/api/public/docs',
       staticCSP: true,
+      // The product's name and stylesheet, as on the guides and the portal, not the framework's.
+      logo: { type: 'image/svg+xml', content: LOGO_SVG, href: '/api/public/docs', target: '_self' },
+      theme: { title: `API reference · ${PRODUCT_NAME}`, css: [{ filename: 'garage.css', content: STYLESHEET }] },
       // One document per supported version, newest first: the page's top bar lets the reader pick.
       uiConfig: {
         urls: [...versions.versions].reverse().map(({ version }) => ({ url: `/api/public/openapi.json?version=${version}`, name: version })),
@@ -191,14 +199,19 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(demo, { clock: overrides.clock });
   await app.register(dataRetention, { config, clock: overrides.clock, intervalMs: overrides.retentionIntervalMs });
   await app.register(inProcessWebhooks, { config });
+  await app.register(requestRecorder, { enabled: config.requestLog, retentionDays: config.requestLogRetentionDays, clock: overrides.clock });
 
   // Needs the Redis client; before auth and routes, whose limits it installs.
   await app.register(rateLimits);
   await app.register(auth);
   // After auth (a cached page is served only to a request that passed it) and http-conventions (ETags).
   await app.register(listCache, { clock: overrides.clock, versionShareMs: overrides.listVersionShareMs });
+  // After auth, whose principal says which integration a request belongs to.
+  await app.register(requestLog);
 
   await app.register(routes);
   await app.register(methodNotAllowed);
+  await app.register(portalUseCases, { clock: overrides.clock, webhookAllowedNetworks: config.webhookAllowedNetworks });
+  await app.register(portal, { secureCookies: !config.portalInsecureCookies });
   return app;
 };

@@ -22,7 +22,7 @@ export const requestIdOf = (req: IncomingMessage): string => {
  */
 const PATH_END = /[?;#]/;
 /** Where the router ends a path (find-my-way, without the semicolon delimiter): what follows is the query. */
-const ROUTED_PATH_END = /[?#]/;
+export const ROUTED_PATH_END = /[?#]/;
 /** Query parameters are split at `&`; `;`, `#` and `?` are cut at as well, so that nothing shaped like a key survives. */
 const PARAM_SEPARATOR = /[&;#?]/;
 /** A quote token is the secret of its customer: its paths are named without it. */
@@ -33,7 +33,7 @@ const SECRET_PARAMS = new Set(['token']);
 /** What stands for the path of a request that matched no route: the router did not say what any part of it is. */
 export const UNMATCHED_PATH = '[unmatched]';
 
-const decodedName = (pair: string): string => {
+export const decodedName = (pair: string): string => {
   const name = pair.split('=', 1)[0] ?? '';
   try {
     return decodeURIComponent(name.replace(/\+/g, ' '));
@@ -93,10 +93,15 @@ const matchedPath = (pattern: string, params: unknown): string =>
     return typeof value === 'string' ? value : whole;
   });
 
+/** The path as it may be logged or stored: the matched path with its secret parameters redacted, or `[unmatched]`. */
+export const loggedPath = (request: MatchedRoute): string => {
+  const pattern = request.routeOptions?.url;
+  return pattern === undefined ? UNMATCHED_PATH : matchedPath(pattern, request.params);
+};
+
 /** The URL as it may be logged: the matched path, or `[unmatched]`, then the names of the query's parameters. */
 export const loggedUrl = (request: { url: string } & MatchedRoute): string => {
-  const pattern = request.routeOptions?.url;
-  const path = pattern === undefined ? UNMATCHED_PATH : matchedPath(pattern, request.params);
+  const path = loggedPath(request);
   const end = request.url.search(ROUTED_PATH_END);
   return end === -1 ? path : `${path}${request.url[end]}${loggedQuery(request.url.slice(end + 1))}`;
 };

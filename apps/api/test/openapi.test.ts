@@ -23,6 +23,8 @@ t.test('OpenAPI 3.1 document and docs page', async (t) => {
     '/api/public/quotes/{token}',
     '/api/public/quotes/{token}/accept',
     '/api/public/quotes/{token}/refuse',
+    '/api/public/requests',
+    '/api/public/requests/{requestId}',
     '/api/public/stock',
     '/api/public/test-helpers/appointments/{appointmentId}/status',
     '/api/public/test-helpers/quotes',

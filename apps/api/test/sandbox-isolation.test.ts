@@ -92,6 +92,9 @@ const probes: Record<string, Probe> = {
   retryWebhookDelivery: (app, own, other) =>
     send(app, own, 'POST', `/api/public/webhooks/deliveries/${other.deliveryId ?? UNKNOWN_DELIVERY}/retry`, {}),
   listEvents: (app, own) => send(app, own, 'GET', '/api/public/events'),
+  // Its own failed probes name the other mode's ids in their paths: the successes are what could show a foreign id.
+  listRequests: (app, own) => send(app, own, 'GET', '/api/public/requests?status=2xx'),
+  getRequest: (app, own) => send(app, own, 'GET', '/api/public/requests/no-such-request'),
   listVehicles: (app, own) => send(app, own, 'GET', '/api/public/fleet'),
   getVehicle: (app, own, other) => send(app, own, 'GET', `/api/public/fleet/${other.vehicleId}`),
   createTestQuote: (app, own) =>

@@ -46,6 +46,9 @@ const withStorage = async <T>(env: CliEnvironment, warn: (text: string) => void,
   }
 };
 
+/** Where connectors reach the API: the base of the portal links the CLI prints. */
+export const publicUrl = (env: CliEnvironment): string => configOf(env).publicUrl;
+
 /** Applies pending migrations and returns the names applied now. */
 export const migrate = (env: CliEnvironment, warn: (text: string) => void): Promise<string[]> =>
   withStorage(env, warn, (storage) => migrateToLatest(storage.handle.db));

@@ -9,6 +9,8 @@ export interface JsonOption {
 export interface CliContext {
   /** Opens the database, migrates it to the latest version, runs `work` with the admin use-cases, closes. */
   withAdmin<T>(work: (admin: AdminUseCases) => Promise<T>): Promise<T>;
+  /** The base URL portal links are printed with (PUBLIC_URL, default http://localhost:PORT). */
+  publicUrl(): Promise<string>;
   /** Applies pending migrations and returns the names applied now. */
   migrate(): Promise<string[]>;
   /** Re-encrypts every webhook secret under the active key; returns how many were re-encrypted. */

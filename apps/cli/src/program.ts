@@ -21,7 +21,7 @@ export interface Io {
 
 const buildProgram = (env: CliEnvironment, io: Io): Command => {
   const program = new Command('pnpm cli')
-    .description('Admin CLI of the garage integration API. Reads DATABASE_URL, PGLITE_DIR, ENCRYPTION_KEY and ENCRYPTION_KEY_PREVIOUS like the API.')
+    .description('Admin CLI of the garage integration API. Reads DATABASE_URL, PGLITE_DIR, ENCRYPTION_KEY, ENCRYPTION_KEY_PREVIOUS and PUBLIC_URL like the API.')
     // Settings first: subcommands copy them when they are created.
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -30,6 +30,7 @@ const buildProgram = (env: CliEnvironment, io: Io): Command => {
     // The composition root (database drivers included) loads on first use: --help and usage errors answer at once.
     withAdmin: async (work) => (await import('./composition.js')).withAdmin(env, io.stderr, work),
     migrate: async () => (await import('./composition.js')).migrate(env, io.stderr),
+    publicUrl: async () => (await import('./composition.js')).publicUrl(env),
     reencryptWebhookSecrets: async () => (await import('./composition.js')).reencryptWebhookSecrets(env, io.stderr),
     print: (options, value, human) => io.stdout(options.json ? `${JSON.stringify(value)}\n` : `${human()}\n`),
   };

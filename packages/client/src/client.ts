@@ -148,6 +148,12 @@ export const createClient = (options: ClientOptions) => {
     events: {
       list: (query?: ListQuery<'listEvents'>) => list<'listEvents'>((q) => raw.GET('/api/public/events', { params: { query: q } }), query),
     },
+    /** The integration's own recent requests, as the API saw them (newest first), and one by its `x-request-id`. */
+    requests: {
+      list: (query?: ListQuery<'listRequests'>) => list<'listRequests'>((q) => raw.GET('/api/public/requests', { params: { query: q } }), query),
+      get: async (requestId: string) =>
+        dataOf(await settle<Success<'getRequest'>>(raw.GET('/api/public/requests/{requestId}', { params: { path: { requestId } } }))),
+    },
     /** What the garage does, done in the sandbox: with a test key only (a live key gets 404 NOT_FOUND). */
     testHelpers: {
       /** A pending sandbox quote; its `token` works with `quotes.get`, `quotes.accept` and `quotes.refuse`. */

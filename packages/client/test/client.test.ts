@@ -139,6 +139,22 @@ t.test('the client against a real server', async (t) => {
     await t.rejects(api.webhooks.deliveries.retry('00000000-0000-4000-8000-000000000000'), { status: 404, code: 'NOT_FOUND' });
   });
 
+  t.test("requests: the integration's own requests, newest first, and one by its x-request-id", async (t) => {
+    const failed = await api.appointments.get('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e);
+    t.ok(failed instanceof ApiError);
+    const requestId = (failed as ApiError).requestId!;
+    // The log is written off the request path, within about a second.
+    let record = null;
+    for (const until = Date.now() + 10_000; record === null && Date.now() < until; ) {
+      record = await api.requests.get(requestId).catch(() => null);
+      if (record === null) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    t.match(record, { requestId, status: 404, errorCode: 'NOT_FOUND', route: '/api/public/appointments/:appointmentId', errorBody: { code: 'NOT_FOUND' } });
+    const listed = [];
+    for await (const r of api.requests.list({ status: '4xx', limit: 5 })) listed.push(r.requestId);
+    t.ok(listed.includes(requestId));
+  });
+
   t.test('raw is the generated client, for anything else', async (t) => {
     const { data, response } = await api.raw.GET('/api/public/products', { params: { query: { sku: 'OIL' } } });
     t.equal(response.status, 200);

@@ -3,6 +3,8 @@ import {
   makeCloseGarage,
   makeCreateGarage,
   makeCreateIntegration,
+  makeCreatePortalLink,
+  makeListPortalActions,
   makeCreateQuote,
   makeDestinationPolicy,
   makeImportProducts,
@@ -34,6 +36,7 @@ import {
   makeDeliveryQueue,
   makePersonalDataReader,
   makePersonalDataUnitOfWork,
+  makePortalStore,
   makeRepositories,
   makeUnitOfWork,
   type Db,
@@ -88,6 +91,9 @@ export const makeAdminUseCases = (
     replayWebhook: makeReplayWebhook({ queue: deliveries, clock }),
     exportCustomerData: makeExportCustomerData({ garages, personalData: makePersonalDataReader(db) }),
     eraseCustomerData: makeEraseCustomerData({ garages, uow: makePersonalDataUnitOfWork(db), clock }),
+    /** `integration portal-link` and `integration audit` (docs/reference/contract.md §10). */
+    createPortalLink: makeCreatePortalLink({ integrations, portal: makePortalStore(db), clock }),
+    listPortalActions: makeListPortalActions({ portal: makePortalStore(db) }),
     seedDemo: makeSeedDemo({
       garages,
       clock,

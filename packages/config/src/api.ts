@@ -3,6 +3,7 @@ import type { RetentionSettings } from '@garage/domain';
 import { Type, type Static } from 'typebox';
 import { ConfigError } from './config-error.js';
 import { allowedNetworksOf, encryptionKeyOf, previousKeysOf, retryScheduleOf, sharedFields, type LogLevel } from './fields.js';
+import { portalFields, publicUrlOf } from './portal.js';
 import { readEnv, type Environment } from './read-env.js';
 import { retentionFields, retentionOf } from './retention.js';
 
@@ -30,6 +31,7 @@ const ApiEnv = Type.Object({
   NODE_ENV: Type.Optional(Type.String({ minLength: 1, description: 'a Node environment name such as production' })),
   EMBEDDED: Type.Enum(['true', 'false'], { default: 'false', description: 'true or false' }),
   ...retentionFields,
+  ...portalFields,
 });
 
 /** A day: past that, a garage's website would show a sold vehicle for longer than anyone would want. */
@@ -79,6 +81,14 @@ export interface Config {
   metricsHost: string;
   /** How long the tables that grow with time keep their rows (docs/operators/retention.md). */
   retention: RetentionSettings;
+  /** The base URL connectors reach this service at: portal links are printed with it. */
+  publicUrl: string;
+  /** Portal cookies without `Secure`, for a portal served over plain HTTP on a developer's machine. */
+  portalInsecureCookies: boolean;
+  /** Record key-authenticated requests for their integration (docs/reference/contract.md §10); on unless turned off. */
+  requestLog: boolean;
+  /** How many days request records are kept. */
+  requestLogRetentionDays: number;
   /**
    * Sandbox data (docs/reference/contract.md §9) untouched for this many days is purged (default 90). The setting is
    * read here; the purge job belongs with the other retention jobs (docs/operators/configuration.md).
@@ -178,6 +188,10 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     metricsPort,
     metricsHost: parsed.METRICS_HOST,
     retention: retentionOf(parsed),
+    publicUrl: publicUrlOf(parsed.PUBLIC_URL, parsed.PORT),
+    portalInsecureCookies: parsed.PORTAL_INSECURE_COOKIES === 'true',
+    requestLog: parsed.REQUEST_LOG === 'on',
+    requestLogRetentionDays: Number(parsed.REQUEST_LOG_RETENTION_DAYS),
     sandboxRetentionDays: Number(parsed.SANDBOX_RETENTION_DAYS),
   };
 };

@@ -29,6 +29,10 @@ t.test('defaults', async (t) => {
     metricsHost: '127.0.0.1',
     retention: { webhookEventDays: 30, webhookDeliveryDays: 30 },
     sandboxRetentionDays: 90,
+    publicUrl: 'http://localhost:3000',
+    portalInsecureCookies: false,
+    requestLog: true,
+    requestLogRetentionDays: 7,
   });
   t.same([loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metricsPort, loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost], [0, '0.0.0.0']);
   t.throws(() => loadConfig({ METRICS_PORT: '70000' }), /METRICS_PORT must be an integer from 0 to 65535/);
@@ -39,6 +43,18 @@ t.test('retention settings: the events feed keeps its 30 days at least', async (
   t.throws(() => loadConfig({ WEBHOOK_EVENT_RETENTION_DAYS: '29' }), /WEBHOOK_EVENT_RETENTION_DAYS must be a number of days from 30 to 99999: the events feed keeps 30 days \(got "29"\)/);
   rejects({ WEBHOOK_DELIVERY_RETENTION_DAYS: '0' }, 'WEBHOOK_DELIVERY_RETENTION_DAYS', t);
   rejects({ WEBHOOK_EVENT_RETENTION_DAYS: 'a month' }, 'WEBHOOK_EVENT_RETENTION_DAYS', t);
+});
+
+t.test('the portal and the request log: PUBLIC_URL, PORTAL_INSECURE_COOKIES, REQUEST_LOG, REQUEST_LOG_RETENTION_DAYS', async (t) => {
+  t.equal(loadConfig({ PORT: '8080' }).publicUrl, 'http://localhost:8080', 'this machine on PORT by default');
+  t.equal(loadConfig({ PUBLIC_URL: 'https://api.example.com/' }).publicUrl, 'https://api.example.com', 'without its trailing slash');
+  rejects({ PUBLIC_URL: 'ftp://api.example.com' }, 'PUBLIC_URL', t);
+  rejects({ PUBLIC_URL: 'https://user:pw@api.example.com' }, 'PUBLIC_URL', t);
+  t.equal(loadConfig({ PORTAL_INSECURE_COOKIES: 'true' }).portalInsecureCookies, true);
+  t.equal(loadConfig({ REQUEST_LOG: 'off' }).requestLog, false);
+  rejects({ REQUEST_LOG: 'no' }, 'REQUEST_LOG', t);
+  t.equal(loadConfig({ REQUEST_LOG_RETENTION_DAYS: '30' }).requestLogRetentionDays, 30);
+  rejects({ REQUEST_LOG_RETENTION_DAYS: '0' }, 'REQUEST_LOG_RETENTION_DAYS', t);
 });
 
 t.test('SANDBOX_RETENTION_DAYS: how long untouched sandbox data is kept, in days', async (t) => {

@@ -5,7 +5,14 @@ import { ConfigError, loadCliConfig } from '../src/index.js';
 const key = randomBytes(32).toString('base64');
 
 t.test('the CLI reads the database settings of the API, with the same defaults', async (t) => {
-  t.same(loadCliConfig({}), { databaseUrl: null, pgliteDir: '.data/pglite', encryptionKey: null, previousEncryptionKeys: [], webhookAllowedNetworks: [] });
+  t.same(loadCliConfig({}), {
+    databaseUrl: null,
+    pgliteDir: '.data/pglite',
+    encryptionKey: null,
+    previousEncryptionKeys: [],
+    webhookAllowedNetworks: [],
+    publicUrl: 'http://localhost:3000',
+  });
   t.same(
     loadCliConfig({
       DATABASE_URL: 'postgres://db/garage',
@@ -13,6 +20,7 @@ t.test('the CLI reads the database settings of the API, with the same defaults',
       ENCRYPTION_KEY_PREVIOUS: `${key},`,
       PGLITE_DIR: '',
       WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/16',
+      PUBLIC_URL: 'https://api.example.com',
     }),
     {
       databaseUrl: 'postgres://db/garage',
@@ -20,6 +28,7 @@ t.test('the CLI reads the database settings of the API, with the same defaults',
       encryptionKey: key,
       previousEncryptionKeys: [key],
       webhookAllowedNetworks: ['10.20.0.0/16'],
+      publicUrl: 'https://api.example.com',
     },
   );
 });

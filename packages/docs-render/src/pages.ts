@@ -61,16 +61,8 @@ const renderBody = (path: string, markdown: string, served: Set<string>): string
   return marked.parse(markdown, { async: false });
 };
 
-const STYLE = `
-body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1f2328;display:flex}
-nav{width:16rem;flex:none;padding:1.5rem;background:#f6f8fa;min-height:100vh;box-sizing:border-box;font-size:15px}
-nav h2{font-size:13px;text-transform:uppercase;letter-spacing:.05em;color:#59636e;margin:1.5rem 0 .5rem}
-nav ul{list-style:none;padding:0;margin:0}nav li{margin:.3rem 0}nav a[aria-current]{font-weight:600}
-main{max-width:52rem;padding:1.5rem 2.5rem;overflow-x:auto}
-a{color:#0969da}code{font:85% ui-monospace,monospace;background:#eff2f5;padding:.15em .3em;border-radius:4px}
-pre{background:#f6f8fa;padding:1rem;overflow-x:auto;border-radius:6px}pre code{background:none;padding:0}
-table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #d1d9e0;padding:.35rem .6rem;vertical-align:top}
-`;
+/** The product's one stylesheet, served by the API beside the portal (apps/api/portal/assets/garage.css). */
+export const STYLESHEET_PATH = '/assets/garage.css';
 
 const layout = (page: Pick<Page, 'path' | 'title'>, body: string, pages: Page[]): string => {
   const menu = SECTIONS.map(({ folder, title }) => {
@@ -82,8 +74,9 @@ const layout = (page: Pick<Page, 'path' | 'title'>, body: string, pages: Page[])
   }).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(page.title)} · Garage public integration API</title><style>${STYLE}</style></head>
-<body><nav><a href="${DOCS_BASE_PATH}">API reference</a>${menu}</nav><main>${body}</main></body></html>
+<title>${escapeHtml(page.title)} · Garage public integration API</title><link rel="stylesheet" href="${STYLESHEET_PATH}"></head>
+<body class="docs"><header class="topbar"><a class="brand" href="${DOCS_BASE_PATH}">Garage <span>public integration API</span></a></header>
+<div class="docs-body"><nav class="docs-nav" aria-label="Guides"><a href="${DOCS_BASE_PATH}">API reference</a>${menu}</nav><main>${body}</main></div></body></html>
 `;
 };
 

@@ -272,3 +272,28 @@ export type {
 } from './personal-data/personal-data-store.port.js';
 export { makeExportCustomerData, type CustomerCommand, type CustomerExport } from './personal-data/export-customer-data.js';
 export { makeEraseCustomerData, type CustomerErasure } from './personal-data/erase-customer-data.js';
+/** The request log: what the API saw of each key-authenticated request, for the connector to debug alone. */
+export type { NewRequestRecord, RequestRecord } from './request-log/request-record.js';
+export type { RequestLog, RequestLogQuery, StatusRange } from './request-log/request-log.port.js';
+export { makeListRequests, parseStatusFilter, type ListRequestsQuery } from './request-log/list-requests.js';
+export { makeGetRequest } from './request-log/get-request.js';
+export { makePurgeRequestLog, REQUEST_LOG_RETENTION_DAYS } from './request-log/purge-request-log.js';
+/** The connector portal: single-use links, sessions, the audit of what was done there, and its version pin rule. */
+export {
+  PIN_REVERT_HOURS,
+  PORTAL_LINK_DEFAULT_MINUTES,
+  PORTAL_LINK_MAX_MINUTES,
+  PORTAL_SESSION_HOURS,
+  type NewPortalAction,
+  type PortalAction,
+  type PortalLinkRefusal,
+  type PortalSession,
+} from './portal/portal.js';
+export type { PortalStore } from './portal/portal-store.port.js';
+export { makeCreatePortalLink } from './portal/create-portal-link.js';
+export { makeOpenPortalSession, type OpenedSession } from './portal/open-portal-session.js';
+export { makeResolvePortalSession } from './portal/resolve-portal-session.js';
+export { makeEndPortalSession } from './portal/end-portal-session.js';
+export { makeListPortalActions, PORTAL_AUDIT_LIMIT } from './portal/list-portal-actions.js';
+export { makeMoveVersionPin, revertablePin, type MoveVersionPinCommand } from './portal/move-version-pin.js';
+export { makeRecordPortalAction } from './portal/record-portal-action.js';

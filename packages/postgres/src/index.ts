@@ -11,3 +11,5 @@ export * from './retention/index.js';
 export { makePersonalDataReader, makePersonalDataUnitOfWork } from './personal-data/personal-data-store.js';
 export { makeRenderedLists, type RenderedList, type RenderedLists } from './list-items/rendered-lists.js';
 export { renderListItemsAgain } from './list-items/render-again.js';
+export * from './request-log/request-log.js';
+export * from './portal/portal-store.js';

@@ -67,6 +67,8 @@ export interface IntegrationsTable {
   last_used_at: Date | null;
   key_rotated_at: Date | null;
   created_at: Timestamp;
+  /** The current key's last 4 characters, what the portal shows of it; null for keys made before migration 0019. */
+  api_key_ending: Generated<string | null>;
   /** On the test side of an integration, a row of its sandbox garage: the live integration (migration 0015). */
   live_integration_id: Generated<string | null>;
 }
@@ -242,6 +244,55 @@ export interface PersonalDataErasuresTable {
   events: number;
 }
 
+/** What the API saw of one key-authenticated request (migration 0019). */
+export interface RequestLogTable {
+  id: Generated<string>;
+  integration_id: string;
+  mode: string;
+  request_id: string;
+  created_at: RequiredTimestamp;
+  method: string;
+  route: string;
+  path: string;
+  query_parameters: string[];
+  status: number;
+  error_code: string | null;
+  api_version: string;
+  duration_ms: number;
+  error_body: ColumnType<unknown, string | null, never>;
+}
+
+/** A single-use portal link: the SHA-256 of its secret (migration 0019). */
+export interface PortalLinksTable {
+  id: Generated<string>;
+  integration_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  used_at: Date | null;
+}
+
+/** A portal session: the SHA-256 of the cookie's value (migration 0019). */
+export interface PortalSessionsTable {
+  id: Generated<string>;
+  integration_id: string;
+  session_hash: string;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  ended_at: Date | null;
+}
+
+/** An action taken in the portal (migration 0019). */
+export interface PortalActionsTable {
+  id: Generated<string>;
+  integration_id: string;
+  session_id: string | null;
+  mode: string;
+  action: string;
+  detail: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
 export interface Database {
   garages: GaragesTable;
   garage_closures: GarageClosuresTable;
@@ -259,6 +310,10 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   personal_data_erasures: PersonalDataErasuresTable;
+  request_log: RequestLogTable;
+  portal_links: PortalLinksTable;
+  portal_sessions: PortalSessionsTable;
+  portal_actions: PortalActionsTable;
 }
 
 export type GarageRow = Selectable<GaragesTable>;

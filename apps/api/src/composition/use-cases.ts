@@ -28,6 +28,8 @@ import {
   makeTestWebhook,
   makeResolveFleetGarage,
   makeSubmitLead,
+  makeListRequests,
+  makeGetRequest,
   systemClock,
   type Clock,
 } from '@garage/domain';
@@ -37,6 +39,7 @@ import {
   makeListVersionProbe,
   makeRenderedLists,
   makeRepositories,
+  makeRequestLog,
   makeUnitOfWork,
   makeWebhookFeed,
   type DatabaseHandle,
@@ -135,6 +138,9 @@ const makeApiUseCases = (
     listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
     retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), feed: makeWebhookFeed(db), clock }),
+    // The request log reads the primary, where the recorder writes.
+    listRequests: makeListRequests({ log: makeRequestLog(db), cursors }),
+    getRequest: makeGetRequest({ log: makeRequestLog(db) }),
     // The sandbox's test helpers: the use cases the admin CLI calls, scoped by the test key's garage.
     createQuote: makeCreateQuote({ uow, clock }),
     setAppointmentStatus: makeSetAppointmentStatus({ uow, clock, localTime }),

@@ -8,6 +8,7 @@ import leadRoutes from './leads.js';
 import openapiRoutes from './openapi.js';
 import productRoutes from './products.js';
 import quoteRoutes from './quotes.js';
+import requestRoutes from './requests.js';
 import stockRoutes from './stock.js';
 import testHelperRoutes from './test-helpers.js';
 import webhookRoutes from './webhooks.js';
@@ -22,6 +23,7 @@ const routes: FastifyPluginAsync = async (app) => {
   await app.register(stockRoutes, { prefix: '/api/public' });
   await app.register(appointmentRoutes, { prefix: '/api/public' });
   await app.register(webhookRoutes, { prefix: '/api/public' });
+  await app.register(requestRoutes, { prefix: '/api/public' });
   await app.register(testHelperRoutes, { prefix: '/api/public' });
   await app.register(publicScope, { prefix: '/api/public/fleet', routes: [fleetRoutes, leadRoutes] });
   await app.register(publicScope, { prefix: '/api/public/quotes', routes: [quoteRoutes] });

@@ -77,6 +77,7 @@ export const TAGS = [
   { name: 'quotes', description: 'Quotes a customer accepts or refuses with the token of their link' },
   { name: 'webhooks', description: "Testing the integration's webhook endpoint, reading and retrying its deliveries" },
   { name: 'events', description: "The integration's event feed, to catch up after an outage" },
+  { name: 'requests', description: "The integration's own requests of the last days, as the API saw them, to debug an error alone" },
   { name: 'Test helpers', description: 'What a garage does, done by a connector in its sandbox: with a test key only (docs/connectors/testing-your-integration.md)' },
 ];
 

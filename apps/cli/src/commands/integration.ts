@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Integration, ListedIntegration as Listing, SyncToggle } from '@garage/domain';
 import type { CliContext, JsonOption } from '../context.js';
 import { API_VERSIONS } from '@garage/versions';
+import { registerPortalCommands } from './portal.js';
 import { parseApiVersion, parseNumber, parseSyncList, parseUuid, SYNC_TOGGLES } from '../options.js';
 
 interface CreateOptions extends JsonOption {
@@ -210,4 +211,5 @@ export const registerIntegration = (program: Command, ctx: CliContext): void => 
       const resetAt = reset.resetAt.toISOString();
       ctx.print(options, { id: reset.id, resetAt }, () => `Reset the sandbox of integration ${reset.id} at ${resetAt}`);
     });
+  registerPortalCommands(integration, ctx);
 };

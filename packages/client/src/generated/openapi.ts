@@ -228,6 +228,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the integration's recent requests
+         * @description The calling integration's requests of the key's mode (live or test), newest first, as the API saw them: route, path, query parameter names, status, error code and body, version, duration. Kept 7 days by default. Records are written within a few seconds of the response.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One request by its x-request-id
+         * @description The calling integration's newest request of the key's mode that carried this `x-request-id`; 404 otherwise.
+         */
+        get: operations["getRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/test-helpers/quotes": {
         parameters: {
             query?: never;
@@ -820,6 +860,34 @@ export interface components {
             vatRate: number;
             /** @description Line total including VAT, in minor units */
             totalCents: number;
+        };
+        /** RequestRecord */
+        RequestRecord: {
+            /** @description The `x-request-id` of the response */
+            requestId: string;
+            /** Format: date-time */
+            receivedAt: string;
+            /**
+             * @description `test` for a request made with the test key
+             * @enum {unknown}
+             */
+            mode: "live" | "test";
+            method: string;
+            /** @description The route pattern, such as `/api/public/appointments/:appointmentId` */
+            route: string;
+            /** @description The path, quote tokens shown as `[redacted]` */
+            path: string;
+            /** @description The names of the query parameters sent (never their values) */
+            queryParameters: string[];
+            /** @description The HTTP status answered */
+            status: number;
+            errorCode: string | null;
+            /** @description The API version the request was served at */
+            apiVersion: string;
+            durationMs: number;
+            errorBody: {
+                [key: string]: unknown;
+            } | null;
         };
         /** RescheduleAppointment */
         RescheduleAppointment: {
@@ -3847,6 +3915,393 @@ export interface operations {
             };
             /** @description UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off */
             401: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: the path exists with other methods, listed in `Allow` */
+            405: {
+                headers: {
+                    /** @description The methods of the path */
+                    allow?: string;
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Seconds until the limit resets */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a required dependency is unreachable; retry later */
+            503: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Opaque: the `nextCursor` of the previous page, with the same filters */
+                cursor?: string;
+                /** @description A status such as `404`, or a class such as `4xx` */
+                status?: string;
+                /** @description A route pattern, such as `/api/public/appointments` */
+                route?: string;
+                /** @description RFC 3339; only requests received at or after this time */
+                since?: string;
+            };
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RequestRecord"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
+            400: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off */
+            401: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: the path exists with other methods, listed in `Allow` */
+            405: {
+                headers: {
+                    /** @description The methods of the path */
+                    allow?: string;
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description Seconds until the limit resets */
+                    "retry-after"?: number;
+                    /** @description Requests allowed in the window */
+                    "ratelimit-limit"?: number;
+                    /** @description Requests left in the window */
+                    "ratelimit-remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "ratelimit-reset"?: number;
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: a required dependency is unreachable; retry later */
+            503: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for the request (1–128 characters of `[A-Za-z0-9._-]`), echoed in the response and the logs; one is made up otherwise */
+                "x-request-id"?: string;
+                /** @description The API version to serve this request at. Without it: the version the API key's integration is pinned to, or, without a key, the oldest supported version (2026-11-21). Another value gives 400 VERSION_UNSUPPORTED. */
+                "garage-version"?: "2026-11-21" | "2026-11-26";
+            };
+            path: {
+                /** @description The `x-request-id` the API answered with */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RequestRecord"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (with details), INVALID_REFERENCE, or VERSION_UNSUPPORTED (a Garage-Version no version has; details list the supported ones) */
+            400: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: API key missing, unknown or revoked, or the sync toggle is off */
+            401: {
+                headers: {
+                    /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
+                    "x-request-id"?: string;
+                    /** @description The API version this response is served at */
+                    "garage-version"?: "2026-11-21" | "2026-11-26";
+                    /** @description `x-api-key`: the answer depends on the key */
+                    vary?: string;
+                    /** @description `true` when the key came in the deprecated `apiKey` query parameter; `@<Unix seconds>` (RFC 9745) when the API version served is deprecated */
+                    deprecation?: string;
+                    /** @description The documentation of the deprecation, when `Deprecation` is sent (both links, comma-separated, when both apply) */
+                    link?: string;
+                    /** @description `test` when the request was made with a test key and served from the integration's sandbox */
+                    "garage-mode"?: "test";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     /** @description The request id: the `x-request-id` sent, when it is 1–128 characters of `[A-Za-z0-9._-]`, else a new one */
                     "x-request-id"?: string;

@@ -13,6 +13,12 @@ export const isWellFormedApiKey = (value: string): boolean => API_KEY_PATTERN.te
  */
 export const sha256Hex = (value: string): string => hash('sha256', value, 'hex');
 
+/**
+ * What may be shown of a key: its last 4 characters (16 bits of its 128), so that a developer can tell which key a
+ * program holds (docs/reference/contract.md §10).
+ */
+export const keyEnding = (apiKey: string): string => apiKey.slice(-4);
+
 /** A URL-safe bearer token with 256 bits of entropy (quote links). */
 export const generateToken = (): string => randomBytes(32).toString('base64url');
 

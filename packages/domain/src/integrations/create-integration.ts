@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Integration, SyncToggle } from './integration.js';
 import { NotFoundError } from '../kernel/errors.js';
 import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
-import { generateApiKey, generateWebhookSecret, sha256Hex } from './api-key.js';
+import { generateApiKey, generateWebhookSecret, keyEnding, sha256Hex } from './api-key.js';
 import type { SecretBox } from '../kernel/secret-box.js';
 import { Checker } from '../kernel/validation.js';
 import { checkWebhookUrl, togglesOf } from './integration-settings.js';
@@ -59,6 +59,7 @@ export const makeCreateIntegration =
         webhookUrl: cmd.webhookUrl,
         ...(cmd.apiVersion === undefined ? {} : { apiVersion: cmd.apiVersion }),
         apiKeyHash: sha256Hex(apiKey),
+        apiKeyEnding: keyEnding(apiKey),
         webhookSecret: secretBox.encrypt(webhookSecret, id),
       });
       const sandbox = await provisionSandbox(tx, integration, secretBox);

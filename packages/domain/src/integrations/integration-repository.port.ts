@@ -10,6 +10,8 @@ export interface NewIntegration {
   /** Absent: the first API version, which integrations made before versions existed are pinned to. */
   apiVersion?: string;
   apiKeyHash: string;
+  /** The key's last 4 characters (`keyEnding`), all the portal shows of it. */
+  apiKeyEnding?: string;
   webhookSecret: EncryptedSecret;
   /** Makes the test side of this live integration: the row then belongs to the integration's sandbox garage. */
   liveIntegrationId?: string;
@@ -72,6 +74,8 @@ export interface IntegrationRepository {
     apiKeyHash: string,
     at: Date,
     overlapMs: number,
+    /** The new key's last 4 characters (`keyEnding`). */
+    apiKeyEnding?: string,
   ): Promise<{ integration: Integration; previousKeyExpiresAt: Date } | null>;
   /** Replaces the webhook secret; the old one keeps signing beside it for `overlapMs` after `at`. */
   rotateWebhookSecret(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Garage } from '../garages/garage.js';
 import type { Integration } from '../integrations/integration.js';
-import { generateApiKey, generateWebhookSecret, sha256Hex } from '../integrations/api-key.js';
+import { generateApiKey, generateWebhookSecret, keyEnding, sha256Hex } from '../integrations/api-key.js';
 import { NotFoundError } from '../kernel/errors.js';
 import type { SecretBox } from '../kernel/secret-box.js';
 import type { Transaction } from '../kernel/unit-of-work.port.js';
@@ -37,6 +37,7 @@ export const provisionSandbox = async (tx: Transaction, live: Integration, secre
     webhookUrl: null,
     apiVersion: live.apiVersion,
     apiKeyHash: sha256Hex(testApiKey),
+    apiKeyEnding: keyEnding(testApiKey),
     webhookSecret: secretBox.encrypt(testWebhookSecret, id),
     liveIntegrationId: live.id,
   });

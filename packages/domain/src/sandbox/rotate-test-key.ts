@@ -2,7 +2,7 @@ import type { Clock } from '../kernel/clock.port.js';
 import { NotFoundError } from '../kernel/errors.js';
 import type { SecretBox } from '../kernel/secret-box.js';
 import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
-import { generateApiKey, sha256Hex } from '../integrations/api-key.js';
+import { generateApiKey, keyEnding, sha256Hex } from '../integrations/api-key.js';
 import { overlapMs } from '../integrations/rotation-overlap.js';
 import { liveIntegration, provisionSandbox } from './provision-sandbox.js';
 
@@ -23,7 +23,7 @@ export const makeRotateTestKey =
         return { id: live.id, testApiKey: sandbox.testApiKey, previousKeyExpiresAt: now };
       }
       const testApiKey = generateApiKey();
-      const rotated = await tx.integrations.rotateKey(testSide.id, sha256Hex(testApiKey), now, overlap);
+      const rotated = await tx.integrations.rotateKey(testSide.id, sha256Hex(testApiKey), now, overlap, keyEnding(testApiKey));
       if (!rotated) throw new NotFoundError(`Integration ${id} not found or revoked`);
       return { id: live.id, testApiKey, previousKeyExpiresAt: rotated.previousKeyExpiresAt };
     });

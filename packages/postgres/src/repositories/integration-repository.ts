@@ -53,6 +53,7 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
           garage_id: input.garageId,
           name: input.name,
           api_key_hash: input.apiKeyHash,
+          ...(input.apiKeyEnding === undefined ? {} : { api_key_ending: input.apiKeyEnding }),
           sync_appointments: input.sync.appointments,
           sync_catalog: input.sync.catalog,
           sync_stock: input.sync.stock,
@@ -191,13 +192,14 @@ export const makeIntegrationRepository = (db: Executor): IntegrationRepository =
       return row ? toIntegration(row) : null;
     },
 
-    async rotateKey(id, apiKeyHash, at, overlapMs) {
+    async rotateKey(id, apiKeyHash, at, overlapMs, apiKeyEnding) {
       if (!isUuid(id)) return null;
       const previousKeyExpiresAt = new Date(at.getTime() + overlapMs);
       const row = await db
         .updateTable('integrations')
         .set((eb) => ({
           api_key_hash: apiKeyHash,
+          api_key_ending: apiKeyEnding ?? null,
           key_rotated_at: at,
           previous_api_key_hash: overlapMs > 0 ? eb.ref('api_key_hash') : null,
           previous_key_expires_at: overlapMs > 0 ? previousKeyExpiresAt : null,

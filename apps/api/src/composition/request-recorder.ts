@@ -1,0 +1,91 @@
+import { makePurgeRequestLog, systemClock, type Clock, type NewRequestRecord } from '@garage/domain';
+import { makeRequestLog } from '@garage/postgres';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter } from 'prom-client';
+import { makeBatchedWriter, type BatchedWriter } from './batched-writer.js';
+
+/** Records held while the database is slow or away; about 1 KB each, so a few MB at most per instance. */
+export const REQUEST_LOG_BUFFER = 5000;
+/**
+ * Records per insert: small enough that a busy instance writes a batch within a fraction of a second, so records leave
+ * memory before the garbage collector has to move them to the old generation.
+ */
+export const REQUEST_LOG_BATCH = 100;
+export const REQUEST_LOG_FLUSH_MS = 1000;
+/** How often each instance deletes records past their retention; any instance may do it. */
+export const REQUEST_LOG_PURGE_INTERVAL_MS = 15 * 60_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where the request-log hook hands its records; null when the operator turned the log off (REQUEST_LOG=off). */
+    requestRecorder: BatchedWriter<NewRequestRecord> | null;
+  }
+}
+
+export interface RequestRecorderOptions {
+  enabled: boolean;
+  retentionDays: number;
+  clock?: Clock;
+  flushIntervalMs?: number;
+  purgeIntervalMs?: number;
+}
+
+/**
+ * The request log's writer (docs/reference/contract.md §10): records are written in batches off the request path, and
+ * what cannot be written is counted, never thrown at a request. The purge of old records runs here too.
+ */
+export default fp(
+  async (app: FastifyInstance, { enabled, retentionDays, clock = systemClock, flushIntervalMs = REQUEST_LOG_FLUSH_MS, purgeIntervalMs = REQUEST_LOG_PURGE_INTERVAL_MS }: RequestRecorderOptions) => {
+    const log = makeRequestLog(app.storage.handle.db);
+    const purge = makePurgeRequestLog({ log, clock, retentionDays });
+    const purgeTimer = setInterval(() => {
+      purge().then(
+        (purged) => {
+          if (purged > 0) app.log.info({ purged }, 'request records past their retention purged');
+        },
+        (err: unknown) => app.log.warn({ err }, 'could not purge old request records; retrying at the next interval'),
+      );
+    }, purgeIntervalMs);
+    purgeTimer.unref();
+    app.addHook('onClose', async () => clearInterval(purgeTimer));
+
+    if (!enabled) {
+      app.decorate('requestRecorder', null);
+      return;
+    }
+    const registers = [app.metrics.registry];
+    const dropped = new Counter({
+      name: 'request_log_dropped_total',
+      help: 'Request records dropped because the request log buffer was full (the database slower than the traffic).',
+      registers,
+    });
+    const failed = new Counter({
+      name: 'request_log_write_failures_total',
+      help: 'Request records lost because their batch could not be written.',
+      registers,
+    });
+    const written = new Counter({ name: 'request_log_written_total', help: 'Request records written.', registers });
+    let lastFailureLogged = 0;
+    const recorder = makeBatchedWriter<NewRequestRecord>({
+      write: (batch) => log.append(batch),
+      maxBuffered: REQUEST_LOG_BUFFER,
+      batchSize: REQUEST_LOG_BATCH,
+      intervalMs: flushIntervalMs,
+      onDropped: (n) => dropped.inc(n),
+      onWritten: (n) => written.inc(n),
+      onFailed: (err, n) => {
+        failed.inc(n);
+        // One line a minute at most: an outage would otherwise add a line per batch to the outage's own noise.
+        if (Date.now() - lastFailureLogged > 60_000) {
+          lastFailureLogged = Date.now();
+          app.log.warn({ err, records: n }, 'could not write request records; they are counted in request_log_write_failures_total');
+        }
+      },
+    });
+    app.decorate('requestRecorder', recorder);
+    // Registered after the database's own onClose hook, so it runs first: the last records are written before it closes.
+    app.addHook('onClose', () => recorder.close());
+  },
+  { name: 'request-recorder', dependencies: ['storage', 'metrics'] },
+);

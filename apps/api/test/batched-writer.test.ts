@@ -1,0 +1,55 @@
+import t from 'tap';
+import { makeBatchedWriter } from '../src/composition/batched-writer.js';
+
+const writer = (write: (batch: number[]) => Promise<void>) => {
+  const counts = { dropped: 0, failed: 0, written: 0 };
+  const w = makeBatchedWriter<number>({
+    write,
+    maxBuffered: 5,
+    batchSize: 2,
+    intervalMs: 60_000,
+    onDropped: (n) => (counts.dropped += n),
+    onFailed: (_err, n) => (counts.failed += n),
+    onWritten: (n) => (counts.written += n),
+  });
+  t.teardown(() => w.close());
+  return { w, counts };
+};
+
+t.test('items are written in batches of at most batchSize, in order, by one write at a time', async (t) => {
+  const batches: number[][] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const { w, counts } = writer(async (batch) => {
+    inFlight += 1;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    await new Promise((resolve) => setImmediate(resolve));
+    batches.push(batch);
+    inFlight -= 1;
+  });
+  for (const n of [1, 2, 3, 4, 5]) w.add(n);
+  await w.flush();
+  t.same(batches, [[1, 2], [3, 4], [5]]);
+  t.equal(mostInFlight, 1);
+  t.same(counts, { dropped: 0, failed: 0, written: 5 });
+});
+
+t.test('a full buffer drops new items and counts them; adding never throws or waits', async (t) => {
+  const { w, counts } = writer(async () => {});
+  // Added within one tick: no write can start in between.
+  for (let n = 0; n < 8; n++) w.add(n);
+  t.equal(counts.dropped, 3, 'five held, three dropped');
+  await w.flush();
+  t.equal(counts.written, 5);
+});
+
+t.test('a failed write is counted and the next batch is still written', async (t) => {
+  let calls = 0;
+  const { w, counts } = writer(async () => {
+    calls += 1;
+    if (calls === 1) throw new Error('database away');
+  });
+  for (const n of [1, 2, 3]) w.add(n);
+  await w.flush();
+  t.same(counts, { dropped: 0, failed: 2, written: 1 });
+});
