@@ -79,11 +79,6 @@ export interface Config {
   metricsHost: string;
   /** How long the tables that grow with time keep their rows (docs/operators/retention.md). */
   retention: RetentionSettings;
-  /**
-   * Sandbox data (docs/reference/contract.md §9) untouched for this many days is purged (default 90). The setting is
-   * read here; the purge job belongs with the other retention jobs (docs/operators/configuration.md).
-   */
-  sandboxRetentionDays: number;
 }
 
 const isCidrOrIp = (value: string): boolean => {
@@ -178,6 +173,5 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     metricsPort,
     metricsHost: parsed.METRICS_HOST,
     retention: retentionOf(parsed),
-    sandboxRetentionDays: Number(parsed.SANDBOX_RETENTION_DAYS),
   };
 };
