@@ -88,7 +88,7 @@ for (const backend of backends) {
     await seed(db, lead.garageId, lead.integrationId, daysAgo(26), 1);
     const leadVehicle = await db.selectFrom('vehicles').select('id').where('garage_id', '=', lead.garageId).executeTakeFirstOrThrow();
     await db.insertInto('leads').values({ garage_id: lead.garageId, vehicle_id: leadVehicle.id, name: 'Bo', consent: true, created_at: daysAgo(1) }).execute();
-    // Reset 3 days ago, then an appointment of before the reset put back by hand: it keeps it.
+    // Reset 3 days ago: a reset touches it, whatever the age of its rows.
     const reset = await sandbox('reset-test', 3, 25);
     await seed(db, reset.garageId, reset.integrationId, daysAgo(26), 1);
     // The live garage's rows, older than any sandbox retention (its events younger than their own retention).

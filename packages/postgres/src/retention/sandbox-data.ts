@@ -7,8 +7,8 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
  *
  * A sandbox is touched by a reset or its first copy (`copied_at`), a request with its test key (the test side's
  * `last_used_at`), and any write to its appointments, quotes or leads (a lead comes from a website, without a key).
- * Each part is read through an index on the sandbox's garage; a sandbox holds at most a thousand appointments and
- * quotes (SANDBOX_LIMITS).
+ * Each part is read through an index on the sandbox's garage (appointments by `updated_at`, leads by `created_at`:
+ * one entry each; quotes whole, at most 1,000 in a sandbox by SANDBOX_LIMITS).
  */
 const lastTouchedAt = (sandbox: RawBuilder<unknown>) => sql<Date>`greatest(
   ${sandbox}.copied_at,
