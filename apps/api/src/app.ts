@@ -199,7 +199,7 @@ export const buildApp = async (config: Config, overrides: AppOverrides = {}): Pr
   await app.register(demo, { clock: overrides.clock });
   await app.register(dataRetention, { config, clock: overrides.clock, intervalMs: overrides.retentionIntervalMs });
   await app.register(inProcessWebhooks, { config });
-  await app.register(requestRecorder, { enabled: config.requestLog, retentionDays: config.requestLogRetentionDays, clock: overrides.clock });
+  await app.register(requestRecorder, { enabled: config.requestLog });
 
   // Needs the Redis client; before auth and routes, whose limits it installs.
   await app.register(rateLimits);

@@ -47,12 +47,15 @@ t.test('request log', async (t) => {
     t.same(one.json().data, bad, 'one record by its x-request-id');
   });
 
-  t.test('a request whose key did not authenticate belongs to no integration: it is not recorded', async (t) => {
-    t.same((await list('?status=401')).data, []);
+  t.test('a valid key whose toggle is off is recorded with its 401 (the connector sees why); an unknown key belongs to no integration', async (t) => {
+    await call('/api/public/products', 'f'.repeat(32), 'unknown-1');
+    const denied = (await list('?status=401')).data;
+    t.same(denied.map((r) => r.requestId), ['denied-1']);
+    t.match(denied[0], { route: '/api/public/stock', status: 401, errorCode: 'UNAUTHORIZED' });
   });
 
   t.test('filters: a status, a class, a time; pages newest first', async (t) => {
-    t.same((await list('?status=4xx')).data.map((r) => r.requestId), ['bad-1']);
+    t.same((await list('?status=4xx')).data.map((r) => r.requestId), ['denied-1', 'bad-1']);
     t.same((await list('?status=200&route=/api/public/products')).data.map((r) => r.requestId), ['ok-1']);
     t.same((await list(`?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).data, []);
     const first = await list('?limit=2');

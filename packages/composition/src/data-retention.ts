@@ -8,7 +8,7 @@ export const RETENTION_INTERVAL_MS = 10 * 60_000;
 export const makeDataRetention = (db: Db, settings: RetentionSettings, clock: Clock = systemClock, limits?: RetentionLimits) => {
   const tables = retainedTables(settings);
   const store = makeRetentionStore(db, tables);
-  const policies = retentionPoliciesOf(tables);
+  const policies = retentionPoliciesOf(tables, settings);
   return {
     enforce: makeEnforceRetention({ store, clock, policies, ...(limits ? { limits } : {}) }),
     measure: makeMeasureRetention({ store, clock, policies }),

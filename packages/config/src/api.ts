@@ -87,13 +87,6 @@ export interface Config {
   portalInsecureCookies: boolean;
   /** Record key-authenticated requests for their integration (docs/reference/contract.md §10); on unless turned off. */
   requestLog: boolean;
-  /** How many days request records are kept. */
-  requestLogRetentionDays: number;
-  /**
-   * Sandbox data (docs/reference/contract.md §9) untouched for this many days is purged (default 90). The setting is
-   * read here; the purge job belongs with the other retention jobs (docs/operators/configuration.md).
-   */
-  sandboxRetentionDays: number;
 }
 
 const isCidrOrIp = (value: string): boolean => {
@@ -191,7 +184,5 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     publicUrl: publicUrlOf(parsed.PUBLIC_URL, parsed.PORT),
     portalInsecureCookies: parsed.PORTAL_INSECURE_COOKIES === 'true',
     requestLog: parsed.REQUEST_LOG === 'on',
-    requestLogRetentionDays: Number(parsed.REQUEST_LOG_RETENTION_DAYS),
-    sandboxRetentionDays: Number(parsed.SANDBOX_RETENTION_DAYS),
   };
 };

@@ -23,7 +23,6 @@ export const sharedFields = {
   WEBHOOK_ALLOWED_NETWORKS: Type.Optional(
     Type.String({ description: 'a comma-separated list of CIDR ranges such as 127.0.0.0/8,10.20.0.0/16' }),
   ),
-  SANDBOX_RETENTION_DAYS: Type.String({ pattern: '^[1-9]\\d{0,4}$', default: '90', description: 'a number of days from 1 to 99999' }),
 };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

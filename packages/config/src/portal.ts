@@ -6,7 +6,6 @@ export const portalFields = {
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'an http:// or https:// URL without a trailing path, such as https://api.example.com' })),
   PORTAL_INSECURE_COOKIES: Type.Enum(['true', 'false'], { default: 'false', description: 'true or false' }),
   REQUEST_LOG: Type.Enum(['on', 'off'], { default: 'on', description: 'on or off' }),
-  REQUEST_LOG_RETENTION_DAYS: Type.String({ pattern: '^[1-9]\\d{0,3}$', default: '7', description: 'a number of days from 1 to 9999' }),
 };
 
 /** The base of the links `integration portal-link` prints: `PUBLIC_URL`, else this machine on `PORT`. */

@@ -27,19 +27,22 @@ t.test('defaults', async (t) => {
     publicCacheMaxAgeSeconds: null,
     metricsPort: 9464,
     metricsHost: '127.0.0.1',
-    retention: { webhookEventDays: 30, webhookDeliveryDays: 30 },
-    sandboxRetentionDays: 90,
+    retention: { webhookEventDays: 30, webhookDeliveryDays: 30, sandboxDays: 90, requestLogDays: 7 },
     publicUrl: 'http://localhost:3000',
     portalInsecureCookies: false,
     requestLog: true,
-    requestLogRetentionDays: 7,
   });
   t.same([loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metricsPort, loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost], [0, '0.0.0.0']);
   t.throws(() => loadConfig({ METRICS_PORT: '70000' }), /METRICS_PORT must be an integer from 0 to 65535/);
 });
 
 t.test('retention settings: the events feed keeps its 30 days at least', async (t) => {
-  t.same(loadConfig({ WEBHOOK_EVENT_RETENTION_DAYS: '90', WEBHOOK_DELIVERY_RETENTION_DAYS: '7' }).retention, { webhookEventDays: 90, webhookDeliveryDays: 7 });
+  t.same(loadConfig({ WEBHOOK_EVENT_RETENTION_DAYS: '90', WEBHOOK_DELIVERY_RETENTION_DAYS: '7' }).retention, {
+    webhookEventDays: 90,
+    webhookDeliveryDays: 7,
+    sandboxDays: 90,
+    requestLogDays: 7,
+  });
   t.throws(() => loadConfig({ WEBHOOK_EVENT_RETENTION_DAYS: '29' }), /WEBHOOK_EVENT_RETENTION_DAYS must be a number of days from 30 to 99999: the events feed keeps 30 days \(got "29"\)/);
   rejects({ WEBHOOK_DELIVERY_RETENTION_DAYS: '0' }, 'WEBHOOK_DELIVERY_RETENTION_DAYS', t);
   rejects({ WEBHOOK_EVENT_RETENTION_DAYS: 'a month' }, 'WEBHOOK_EVENT_RETENTION_DAYS', t);
@@ -53,12 +56,13 @@ t.test('the portal and the request log: PUBLIC_URL, PORTAL_INSECURE_COOKIES, REQ
   t.equal(loadConfig({ PORTAL_INSECURE_COOKIES: 'true' }).portalInsecureCookies, true);
   t.equal(loadConfig({ REQUEST_LOG: 'off' }).requestLog, false);
   rejects({ REQUEST_LOG: 'no' }, 'REQUEST_LOG', t);
-  t.equal(loadConfig({ REQUEST_LOG_RETENTION_DAYS: '30' }).requestLogRetentionDays, 30);
+  t.equal(loadConfig({ REQUEST_LOG_RETENTION_DAYS: '30' }).retention.requestLogDays, 30);
   rejects({ REQUEST_LOG_RETENTION_DAYS: '0' }, 'REQUEST_LOG_RETENTION_DAYS', t);
 });
 
 t.test('SANDBOX_RETENTION_DAYS: how long untouched sandbox data is kept, in days', async (t) => {
-  t.equal(loadConfig({ SANDBOX_RETENTION_DAYS: '30' }).sandboxRetentionDays, 30);
+  t.equal(loadConfig({ SANDBOX_RETENTION_DAYS: '30' }).retention.sandboxDays, 30);
+  t.equal(loadConfig({ SANDBOX_RETENTION_DAYS: '7' }).retention.sandboxDays, 7, 'fewer days than the events feed keeps: that promise is live data\'s');
   rejects({ SANDBOX_RETENTION_DAYS: '0' }, 'SANDBOX_RETENTION_DAYS', t);
   rejects({ SANDBOX_RETENTION_DAYS: 'ninety' }, 'SANDBOX_RETENTION_DAYS', t);
 });

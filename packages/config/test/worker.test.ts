@@ -16,8 +16,10 @@ t.test('a valid environment gives the settings, with defaults', async (t) => {
   t.equal(loadWorkerConfig({ ...valid, LOG_LEVEL: '' }).logLevel, 'info', 'empty means unset');
   t.same(config.allowedNetworks, [], 'only public webhook destinations by default');
   t.same(loadWorkerConfig({ ...valid, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128' }).allowedNetworks, ['127.0.0.0/8', '::1/128']);
-  t.same(config.retention, { webhookEventDays: 30, webhookDeliveryDays: 30 }, 'the retention job runs here too, with the API\'s settings');
+  t.same(config.retention, { webhookEventDays: 30, webhookDeliveryDays: 30, sandboxDays: 90, requestLogDays: 7 }, 'the retention job runs here too, with the API\'s settings');
   t.throws(() => loadWorkerConfig({ ...valid, WEBHOOK_EVENT_RETENTION_DAYS: '7' }), /WEBHOOK_EVENT_RETENTION_DAYS must be a number of days from 30/);
+  t.equal(loadWorkerConfig({ ...valid, SANDBOX_RETENTION_DAYS: '14' }).retention.sandboxDays, 14, 'the worker purges untouched sandboxes too');
+  t.throws(() => loadWorkerConfig({ ...valid, SANDBOX_RETENTION_DAYS: '0' }), /SANDBOX_RETENTION_DAYS must be a number of days from 1 to 99999/);
 });
 
 t.test('a bad value names the variable and never echoes the key', async (t) => {

@@ -277,7 +277,6 @@ export type { NewRequestRecord, RequestRecord } from './request-log/request-reco
 export type { RequestLog, RequestLogQuery, StatusRange } from './request-log/request-log.port.js';
 export { makeListRequests, parseStatusFilter, type ListRequestsQuery } from './request-log/list-requests.js';
 export { makeGetRequest } from './request-log/get-request.js';
-export { makePurgeRequestLog, REQUEST_LOG_RETENTION_DAYS } from './request-log/purge-request-log.js';
 /** The connector portal: single-use links, sessions, the audit of what was done there, and its version pin rule. */
 export {
   PIN_REVERT_HOURS,

@@ -72,17 +72,6 @@ runContract((t, { repos, handle }) => {
     t.ok(await log.findByRequestId(id, 'live', 'plain'));
   });
 
-  t.test('the purge deletes old records in bounded batches and keeps recent ones', async (t) => {
-    const id = randomUUID();
-    const old = new Date('2000-01-01T00:00:00Z');
-    await log.append([...Array.from({ length: 5 }, () => record(id, { receivedAt: old })), record(id, { requestId: 'recent' })]);
-    t.equal(await log.purgeBefore(new Date('2000-01-02T00:00:00Z'), 3), 3);
-    t.equal(await log.purgeBefore(new Date('2000-01-02T00:00:00Z'), 3), 2);
-    t.equal(await log.purgeBefore(new Date('2000-01-02T00:00:00Z'), 3), 0);
-    const left = await log.list({ integrationId: id, mode: 'live', limit: 10, after: null, status: null, route: null, since: null });
-    t.same(left.map((r) => r.requestId), ['recent']);
-  });
-
   t.test('a link is consumed once; used, expired and revoked links say why', async (t) => {
     const shop = await integration();
     const now = new Date();

@@ -9,7 +9,7 @@ import { makeRetentionStore, retainedTables, retentionPoliciesOf } from '../src/
 const NOW = new Date('2026-12-15T12:00:00Z');
 const clock = testClock(NOW.toISOString());
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * DAY_MS);
-const settings = { webhookEventDays: 30, webhookDeliveryDays: 14 };
+const settings = { webhookEventDays: 30, webhookDeliveryDays: 14, sandboxDays: 90, requestLogDays: 7 };
 
 for (const backend of backends) {
   t.test(`on ${backend.name}`, async (t) => {
@@ -41,7 +41,11 @@ for (const backend of backends) {
         .values({ scope: 'test', key, request_hash: 'h', state: 'completed', response_status: 201, response_body: '{}', expires_at: expiresAt, created_at: daysAgo(1) })
         .execute();
     }
-    const count = async (table: 'webhook_events' | 'webhook_deliveries' | 'webhook_attempts' | 'idempotency_keys') =>
+    for (const [requestId, age] of [['old-1', 10], ['old-2', 10], ['old-3', 8], ['recent-1', 1], ['recent-2', 0.5]] as const) {
+      await sql`insert into request_log (integration_id, mode, request_id, created_at, method, route, path, query_parameters, status, error_code, api_version, duration_ms, error_body)
+                values (${integration.id}, 'live', ${requestId}, ${daysAgo(age)}, 'GET', '/api/public/products', '/api/public/products', '{}', 200, null, '2026-11-21', 3, null)`.execute(db);
+    }
+    const count = async (table: 'webhook_events' | 'webhook_deliveries' | 'webhook_attempts' | 'idempotency_keys' | 'request_log') =>
       Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
 
     const tables = retainedTables(settings);
@@ -55,7 +59,7 @@ for (const backend of backends) {
       },
       oldestRowAt: (table) => store.oldestRowAt(table),
     };
-    const policies = retentionPoliciesOf(tables);
+    const policies = retentionPoliciesOf(tables, settings);
     const measure = makeMeasureRetention({ store, clock, policies });
 
     t.test('the metric shows each table\'s oldest row against its retention', async (t) => {
@@ -64,12 +68,14 @@ for (const backend of backends) {
         { table: 'webhook_deliveries', oldestRowAgeSeconds: 45 * 86_400, retentionSeconds: 14 * 86_400 },
         { table: 'webhook_events', oldestRowAgeSeconds: 45 * 86_400, retentionSeconds: 30 * 86_400 },
         { table: 'idempotency_keys', oldestRowAgeSeconds: 43_200, retentionSeconds: 0 },
+        { table: 'request_log', oldestRowAgeSeconds: 10 * 86_400, retentionSeconds: 7 * 86_400 },
+        { table: 'sandbox', oldestRowAgeSeconds: 0, retentionSeconds: 90 * 86_400 },
       ]);
     });
 
     t.test('a run deletes at most maxBatches batches of batchSize rows per table; the next run goes on', async (t) => {
       const enforce = makeEnforceRetention({ store: counting, clock, policies, limits: { batchSize: 5, maxBatches: 2 } });
-      t.same(await enforce(), { webhook_attempts: 10, webhook_deliveries: 10, webhook_events: 10, idempotency_keys: 1 });
+      t.same(await enforce(), { webhook_attempts: 10, webhook_deliveries: 10, webhook_events: 10, idempotency_keys: 1, request_log: 3, sandbox: 0 });
       t.ok(batches.every((b) => b.deleted <= 5), 'no batch larger than its limit');
       t.equal(await count('webhook_events'), 25 - 10, 'two batches of events, the rest left for the next run');
     });
@@ -81,14 +87,15 @@ for (const backend of backends) {
       t.equal(await count('webhook_deliveries'), 4, 'deliveries and attempts keep 14 days');
       t.equal(await count('webhook_attempts'), 4);
       t.same((await db.selectFrom('idempotency_keys').select('key').execute()).map((r) => r.key), ['live'], 'expired keys go, live ones stay');
-      t.same(await enforce(), { webhook_attempts: 0, webhook_deliveries: 0, webhook_events: 0, idempotency_keys: 0 }, 'nothing left to do');
+      t.same((await db.selectFrom('request_log').select('request_id').orderBy('request_id').execute()).map((r) => r.request_id), ['recent-1', 'recent-2'], 'request records keep 7 days');
+      t.same(await enforce(), { webhook_attempts: 0, webhook_deliveries: 0, webhook_events: 0, idempotency_keys: 0, request_log: 0, sandbox: 0 }, 'nothing left to do');
       const ages = await measure();
       t.ok(ages.every((a) => a.oldestRowAgeSeconds <= a.retentionSeconds), 'every table within its retention');
     });
 
     t.test('an empty table has age 0', async (t) => {
       await db.deleteFrom('idempotency_keys').execute();
-      t.match(await measure(), [{}, {}, {}, { table: 'idempotency_keys', oldestRowAgeSeconds: 0 }]);
+      t.match(await measure(), [{}, {}, {}, { table: 'idempotency_keys', oldestRowAgeSeconds: 0 }, {}, {}]);
     });
   });
 }
@@ -103,7 +110,7 @@ t.test('two runs at once on Postgres delete each old row once and leave the rece
   await sql`insert into webhook_events (garage_id, type, payload, created_at)
             select ${garageId}, 'lead.created', '{}', ${daysAgo(2)} from generate_series(1, 50)`.execute(db);
   const tables = retainedTables(settings);
-  const enforce = makeEnforceRetention({ store: makeRetentionStore(db, tables), clock, policies: retentionPoliciesOf(tables), limits: { batchSize: 20, maxBatches: 100 } });
+  const enforce = makeEnforceRetention({ store: makeRetentionStore(db, tables), clock, policies: retentionPoliciesOf(tables, settings), limits: { batchSize: 20, maxBatches: 100 } });
   const [a, b] = await Promise.all([enforce(), enforce()]);
   t.equal((a.webhook_events ?? 0) + (b.webhook_events ?? 0), 300, 'every old event deleted once between them');
   t.equal(Number((await sql<{ n: string }>`select count(*) as n from webhook_events`.execute(db)).rows[0]!.n), 50);

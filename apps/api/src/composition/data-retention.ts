@@ -7,9 +7,9 @@ import fp from 'fastify-plugin';
 
 /**
  * The retention job (docs/operators/retention.md): every `intervalMs`, the rows each table that grows with time no
- * longer keeps (webhook events, deliveries and attempts, expired Idempotency-Key records) are deleted in small batches,
- * until the app closes; any instance may run it, beside the others and the worker. Its metrics show each table's
- * oldest row against its retention.
+ * longer keeps (webhook events, deliveries and attempts, expired Idempotency-Key records, the data of sandboxes
+ * untouched for SANDBOX_RETENTION_DAYS) are deleted in small batches, until the app closes; any instance may run it,
+ * beside the others and the worker. Its metrics show each table's oldest row against its retention.
  */
 export default fp(
   async (

@@ -1,4 +1,4 @@
-import { makePurgeRequestLog, systemClock, type Clock, type NewRequestRecord } from '@garage/domain';
+import type { NewRequestRecord } from '@garage/domain';
 import { makeRequestLog } from '@garage/postgres';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,8 +13,6 @@ export const REQUEST_LOG_BUFFER = 5000;
  */
 export const REQUEST_LOG_BATCH = 100;
 export const REQUEST_LOG_FLUSH_MS = 1000;
-/** How often each instance deletes records past their retention; any instance may do it. */
-export const REQUEST_LOG_PURGE_INTERVAL_MS = 15 * 60_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,30 +23,17 @@ declare module 'fastify' {
 
 export interface RequestRecorderOptions {
   enabled: boolean;
-  retentionDays: number;
-  clock?: Clock;
   flushIntervalMs?: number;
-  purgeIntervalMs?: number;
 }
 
 /**
  * The request log's writer (docs/reference/contract.md §10): records are written in batches off the request path, and
- * what cannot be written is counted, never thrown at a request. The purge of old records runs here too.
+ * what cannot be written is counted, never thrown at a request. Records past REQUEST_LOG_RETENTION_DAYS go with the
+ * other tables that grow with time (docs/operators/retention.md).
  */
 export default fp(
-  async (app: FastifyInstance, { enabled, retentionDays, clock = systemClock, flushIntervalMs = REQUEST_LOG_FLUSH_MS, purgeIntervalMs = REQUEST_LOG_PURGE_INTERVAL_MS }: RequestRecorderOptions) => {
+  async (app: FastifyInstance, { enabled, flushIntervalMs = REQUEST_LOG_FLUSH_MS }: RequestRecorderOptions) => {
     const log = makeRequestLog(app.storage.handle.db);
-    const purge = makePurgeRequestLog({ log, clock, retentionDays });
-    const purgeTimer = setInterval(() => {
-      purge().then(
-        (purged) => {
-          if (purged > 0) app.log.info({ purged }, 'request records past their retention purged');
-        },
-        (err: unknown) => app.log.warn({ err }, 'could not purge old request records; retrying at the next interval'),
-      );
-    }, purgeIntervalMs);
-    purgeTimer.unref();
-    app.addHook('onClose', async () => clearInterval(purgeTimer));
 
     if (!enabled) {
       app.decorate('requestRecorder', null);

@@ -27,6 +27,4 @@ export interface RequestLog {
   list(query: RequestLogQuery): Promise<RequestRecord[]>;
   /** The newest record of this integration and mode that carried this `x-request-id`. */
   findByRequestId(integrationId: string, mode: Mode, requestId: string): Promise<RequestRecord | null>;
-  /** Deletes at most `batchSize` records received before `cutoff`; returns how many it deleted. */
-  purgeBefore(cutoff: Date, batchSize: number): Promise<number>;
 }

@@ -18,4 +18,8 @@ export interface RetentionSettings {
   webhookEventDays: number;
   /** Webhook deliveries and their attempts. A delivery goes with its event at the latest. */
   webhookDeliveryDays: number;
+  /** A sandbox's appointments, leads, quotes and events, once the sandbox is untouched this long (contract §9). */
+  sandboxDays: number;
+  /** The request log's records (contract §10). */
+  requestLogDays: number;
 }

@@ -83,12 +83,4 @@ export const makeRequestLog = (db: Kysely<Database>): RequestLog => ({
     return row ? toRecord(row) : null;
   },
 
-  async purgeBefore(cutoff, batchSize) {
-    // A bounded batch through the created_at index: each delete holds its row locks briefly.
-    const result = await sql<{ id: string }>`
-      delete from request_log where id in (
-        select id from request_log where created_at < ${cutoff} order by created_at limit ${batchSize}
-      )`.execute(db);
-    return Number(result.numAffectedRows ?? 0);
-  },
 });

@@ -1,2 +1,2 @@
 export { makeRetentionStore } from './retention-store.js';
-export { retainedTables, retentionPoliciesOf, type RetainedTable } from './retained-tables.js';
+export { retainedTables, retentionPoliciesOf, SANDBOX_DATA, type RetainedTable } from './retained-tables.js';

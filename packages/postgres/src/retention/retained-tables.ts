@@ -18,8 +18,20 @@ export const retainedTables = (settings: RetentionSettings): RetainedTable[] => 
   { table: 'webhook_deliveries', dateColumn: 'created_at', keepDays: settings.webhookDeliveryDays },
   { table: 'webhook_events', dateColumn: 'created_at', keepDays: settings.webhookEventDays },
   { table: 'idempotency_keys', dateColumn: 'expires_at', keepDays: 0 },
+  { table: 'request_log', dateColumn: 'created_at', keepDays: settings.requestLogDays },
 ];
 
-/** The domain's view of the tables: their names and how long they keep rows. */
-export const retentionPoliciesOf = (tables: readonly RetainedTable[]): RetentionPolicy[] =>
-  tables.map(({ table, keepDays }) => ({ table, keepMs: keepDays * DAY_MS }));
+/**
+ * The name the retention job and its metric give sandbox data (`purgeSandboxData`): not one table, but what connectors
+ * created in the sandboxes, dated by each sandbox's last touch.
+ */
+export const SANDBOX_DATA = 'sandbox';
+
+/**
+ * The domain's view of what is retained: the tables, their names and how long they keep rows, then sandbox data, last
+ * (the webhook tables' own retention has by then deleted the oldest of its events).
+ */
+export const retentionPoliciesOf = (tables: readonly RetainedTable[], settings: RetentionSettings): RetentionPolicy[] => [
+  ...tables.map(({ table, keepDays }) => ({ table, keepMs: keepDays * DAY_MS })),
+  { table: SANDBOX_DATA, keepMs: settings.sandboxDays * DAY_MS },
+];
