@@ -46,6 +46,13 @@ const isUnavailable = (err: unknown): boolean =>
       (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || isUnavailableSqlState(e.code))),
   );
 
+/**
+ * A transaction Postgres chose to abort so that others could go on (a deadlock, a serialization failure): nothing of it
+ * was written, and running it again is the documented remedy.
+ */
+export const isTransactionConflict = (err: unknown): boolean =>
+  chain(err).some((e) => e.code === '40P01' || e.code === '40001');
+
 const withCause = <E extends Error>(error: E, cause: unknown): E => Object.assign(error, { cause });
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { Test } from 'tap';
 import { connectPostgres, type DatabaseHandle } from '../src/db.js';
-import { toDomainError, withErrorMapping } from '../src/errors.js';
+import { isTransactionConflict, toDomainError, withErrorMapping } from '../src/errors.js';
 import { ConnectionFailure, type ConnectionErrorSource } from '../src/connection-failures.js';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
 import { backends, createTestDatabase } from '@garage/postgres/testing';
@@ -161,4 +161,27 @@ t.test('real Postgres failures', async (t) => {
     t.type(failure, TypeError);
     t.equal(codeOf(toDomainError(failure)), undefined);
   });
+});
+
+t.test('a deadlock victim is run again by the unit of work; other failures are not', async (t) => {
+  t.ok(isTransactionConflict({ code: '40P01' }), 'deadlock_detected');
+  t.ok(isTransactionConflict({ code: '40001' }), 'serialization_failure');
+  t.notOk(isTransactionConflict({ code: '23505' }));
+  const database = await createTestDatabase('pgconflict');
+  t.teardown(() => database.drop());
+  const uow = makeUnitOfWork(database.handle.db);
+  let runs = 0;
+  const answer = await uow.run(async () => {
+    runs += 1;
+    if (runs === 1) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    return 'committed';
+  });
+  t.equal(answer, 'committed');
+  t.equal(runs, 2, 'once more after the conflict');
+  let failing = 0;
+  await t.rejects(uow.run(async () => {
+    failing += 1;
+    throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+  }));
+  t.equal(failing, 3, 'a bounded number of times');
 });

@@ -1,6 +1,6 @@
 import type { Repositories, Transaction as DomainTransaction, UnitOfWork } from '@garage/domain';
 import type { Kysely, Transaction } from 'kysely';
-import { toDomainError, withErrorMapping } from '../errors.js';
+import { isTransactionConflict, toDomainError, withErrorMapping } from '../errors.js';
 import { makeIdempotencyStore } from '../idempotency-store.js';
 import type { Database } from '../schema.js';
 import { makeBulkWrites, refreshPlannerStatistics, type BulkWrites } from '../statistics.js';
@@ -56,22 +56,32 @@ const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): Do
  * statement after the lock sees what was committed before it was granted). `work` must use only the transaction it
  * is given: on PGlite, a query through the pool while a transaction is open waits for the one connection it holds.
  *
+ * A transaction Postgres aborts as a deadlock's victim (a sandbox reset and a booking of that sandbox can wait on each
+ * other's day and garage locks) is run again, at most `CONFLICT_ATTEMPTS` times in all: its work touches nothing but
+ * the transaction, so running it again is safe, and the caller sees the answer of the run that committed.
+ *
  * Once a transaction that wrote in bulk (an import, a stock batch) has committed, `run` refreshes the statistics of
  * the tables it wrote before it resolves: a connector syncing right after an import gets the plans the new rows call
  * for (docs/operators/performance.md, "Bulk writes and the planner").
  */
+const CONFLICT_ATTEMPTS = 3;
+
 export const makeUnitOfWork = (db: Kysely<Database>): UnitOfWork => ({
   async run(work) {
     const bulkWrites = makeBulkWrites();
     let result: Awaited<ReturnType<typeof work>>;
-    try {
-      result = await db
-        .transaction()
-        .setIsolationLevel('read committed')
-        .execute((trx) => work(makeTransaction(trx, bulkWrites)));
-    } catch (err) {
-      // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
-      throw toDomainError(err);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        result = await db
+          .transaction()
+          .setIsolationLevel('read committed')
+          .execute((trx) => work(makeTransaction(trx, bulkWrites)));
+        break;
+      } catch (err) {
+        if (attempt < CONFLICT_ATTEMPTS && isTransactionConflict(err)) continue;
+        // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
+        throw toDomainError(err);
+      }
     }
     // The work is committed whatever happens here: a refresh that fails (a statement timeout on a huge table) leaves
     // the statistics to autovacuum, as before, rather than report a committed import as failed.
