@@ -50,3 +50,17 @@ export const liveIntegration = async (tx: Transaction, id: string): Promise<Inte
   if (!live || live.revokedAt !== null || live.mode !== 'live') throw new NotFoundError(`Integration ${id} not found or revoked`);
   return live;
 };
+
+/**
+ * The test side of a live integration, to rotate one of its secrets; an integration made before sandboxes existed has
+ * none, and gets its sandbox now (`provisioned`), whose fresh key and secret are then the first ones.
+ */
+export const testSideToRotate = async (
+  tx: Transaction,
+  id: string,
+  secretBox: SecretBox,
+): Promise<{ live: Integration } & ({ testSide: Integration; provisioned: null } | { testSide: null; provisioned: ProvisionedSandbox })> => {
+  const live = await liveIntegration(tx, id);
+  const testSide = await tx.integrations.findTestSide(live.id);
+  return testSide ? { live, testSide, provisioned: null } : { live, testSide: null, provisioned: await provisionSandbox(tx, live, secretBox) };
+};

@@ -4,7 +4,7 @@ import type { SecretBox } from '../kernel/secret-box.js';
 import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
 import { generateApiKey, keyEnding, sha256Hex } from '../integrations/api-key.js';
 import { overlapMs } from '../integrations/rotation-overlap.js';
-import { liveIntegration, provisionSandbox } from './provision-sandbox.js';
+import { testSideToRotate } from './provision-sandbox.js';
 
 /**
  * `integration rotate-key ID --test`: a new test key, shown once; the old one keeps working for `overlapHours`. An
@@ -15,13 +15,9 @@ export const makeRotateTestKey =
   async (id: string, { overlapHours = 0 }: { overlapHours?: number } = {}) => {
     const overlap = overlapMs(overlapHours);
     return uow.run(async (tx) => {
-      const live = await liveIntegration(tx, id);
-      const testSide = await tx.integrations.findTestSide(live.id);
+      const { live, testSide, provisioned } = await testSideToRotate(tx, id, secretBox);
       const now = clock.now();
-      if (!testSide) {
-        const sandbox = await provisionSandbox(tx, live, secretBox);
-        return { id: live.id, testApiKey: sandbox.testApiKey, previousKeyExpiresAt: now };
-      }
+      if (provisioned) return { id: live.id, testApiKey: provisioned.testApiKey, previousKeyExpiresAt: now };
       const testApiKey = generateApiKey();
       const rotated = await tx.integrations.rotateKey(testSide.id, sha256Hex(testApiKey), now, overlap, keyEnding(testApiKey));
       if (!rotated) throw new NotFoundError(`Integration ${id} not found or revoked`);

@@ -4,7 +4,7 @@ import type { SecretBox } from '../kernel/secret-box.js';
 import type { UnitOfWork } from '../kernel/unit-of-work.port.js';
 import { generateWebhookSecret } from '../integrations/api-key.js';
 import { overlapMs } from '../integrations/rotation-overlap.js';
-import { liveIntegration, provisionSandbox } from './provision-sandbox.js';
+import { testSideToRotate } from './provision-sandbox.js';
 
 /**
  * `integration rotate-webhook-secret ID --test`: a new secret for the sandbox's webhooks, shown once; until the overlap
@@ -15,13 +15,9 @@ export const makeRotateTestWebhookSecret =
   async (id: string, { overlapHours = 24 }: { overlapHours?: number } = {}) => {
     const overlap = overlapMs(overlapHours);
     return uow.run(async (tx) => {
-      const live = await liveIntegration(tx, id);
-      const testSide = await tx.integrations.findTestSide(live.id);
+      const { live, testSide, provisioned } = await testSideToRotate(tx, id, secretBox);
       const now = clock.now();
-      if (!testSide) {
-        const sandbox = await provisionSandbox(tx, live, secretBox);
-        return { id: live.id, testWebhookSecret: sandbox.testWebhookSecret, previousSecretExpiresAt: now };
-      }
+      if (provisioned) return { id: live.id, testWebhookSecret: provisioned.testWebhookSecret, previousSecretExpiresAt: now };
       const testWebhookSecret = generateWebhookSecret();
       const rotated = await tx.integrations.rotateWebhookSecret(testSide.id, secretBox.encrypt(testWebhookSecret, testSide.id), now, overlap);
       if (!rotated) throw new NotFoundError(`Integration ${id} not found or revoked`);
