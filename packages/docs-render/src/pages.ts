@@ -21,6 +21,8 @@ export interface Page {
   path: string;
   title: string;
   html: string;
+  /** The images the page shows, as paths under `docs/` (`connectors/portal/overview.png`): served beside the page. */
+  images: string[];
 }
 
 const escapeHtml = (text: string) =>
@@ -42,7 +44,14 @@ const servedHref = (from: string, href: string, served: Set<string>): string | n
   return `${posix.relative(posix.dirname(from), posix.dirname(target)) || '.'}/${posix.basename(target)}${anchor === undefined ? '' : `#${anchor}`}`;
 };
 
-const renderBody = (path: string, markdown: string, served: Set<string>): string => {
+/** An image of the page at `from` as a path under `docs/`, or null when it lies outside the served sections. */
+const imagePath = (from: string, src: string): string | null => {
+  if (!isRelative(src)) return null;
+  const target = posix.normalize(posix.join(posix.dirname(from), src));
+  return SECTIONS.some(({ folder }) => target.startsWith(`${folder}/`)) ? target : null;
+};
+
+const renderBody = (path: string, markdown: string, served: Set<string>, images: string[]): string => {
   const slugger = new GithubSlugger();
   const marked = new Marked({
     gfm: true,
@@ -56,6 +65,13 @@ const renderBody = (path: string, markdown: string, served: Set<string>): string
         const href = servedHref(path, token.href, served);
         return href === null ? text : `<a href="${escapeHtml(href)}">${text}</a>`;
       },
+      image(token: Tokens.Image) {
+        // A relative image is served from the same relative place; anything else would be another origin's asset.
+        const target = imagePath(path, token.href);
+        if (target === null) return escapeHtml(token.text);
+        images.push(target);
+        return `<img src="${escapeHtml(token.href)}" alt="${escapeHtml(token.text)}" loading="lazy">`;
+      },
     },
   });
   return marked.parse(markdown, { async: false });
@@ -64,7 +80,7 @@ const renderBody = (path: string, markdown: string, served: Set<string>): string
 /** The product's one stylesheet, served by the API beside the portal (apps/api/portal/assets/garage.css). */
 export const STYLESHEET_PATH = '/assets/garage.css';
 
-const layout = (page: Pick<Page, 'path' | 'title'>, body: string, pages: Page[]): string => {
+const layout = (page: Pick<Page, 'path' | 'title'>, body: string, pages: Pick<Page, 'path' | 'title'>[]): string => {
   const menu = SECTIONS.map(({ folder, title }) => {
     const items = pages
       .filter((p) => p.path.startsWith(`${folder}/`))
@@ -96,11 +112,10 @@ export const renderPages = async (root: string): Promise<Page[]> => {
   }
   sources.sort((a, b) => a.path.split('/')[0]!.localeCompare(b.path.split('/')[0]!) || rank(a.path) - rank(b.path) || a.path.localeCompare(b.path));
   const served = new Set(sources.map((source) => source.path));
-  const pages = sources.map(({ path, markdown }) => ({
-    path,
-    title: parseMarkdown(markdown).title ?? posix.basename(path),
-    html: '',
-    markdown,
-  }));
-  return pages.map(({ path, title, markdown }) => ({ path, title, html: layout({ path, title }, renderBody(path, markdown, served), pages) }));
+  const pages = sources.map(({ path, markdown }) => ({ path, title: parseMarkdown(markdown).title ?? posix.basename(path), markdown }));
+  return pages.map(({ path, title, markdown }) => {
+    const images: string[] = [];
+    const body = renderBody(path, markdown, served, images);
+    return { path, title, html: layout({ path, title }, body, pages), images };
+  });
 };

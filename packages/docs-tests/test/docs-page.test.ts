@@ -50,4 +50,15 @@ t.test('the guides are rendered beside the API reference', async (t) => {
   const page = await fetch(`${api.url}/api/public/docs/connectors/booking`);
   t.match(page.headers.get('content-type'), /^text\/html/);
   t.match(page.headers.get('content-security-policy'), /default-src 'self'/, "the docs page's security headers");
+
+  const portalUrl = `${api.url}/api/public/docs/connectors/portal`;
+  const portal = await (await fetch(portalUrl)).text();
+  const sources = [...portal.matchAll(/<img src="([^"]+)"/g)].map((match) => match[1]!);
+  t.ok(sources.length >= 7, 'the portal guide shows a screenshot of each page');
+  for (const source of sources) {
+    const image = await fetch(new URL(source, portalUrl));
+    t.equal(image.status, 200, `${source} is served beside the page`);
+    t.equal(image.headers.get('content-type'), 'image/png');
+    t.same([...new Uint8Array(await image.arrayBuffer()).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'as a PNG');
+  }
 });
