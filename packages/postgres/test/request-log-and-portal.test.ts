@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { NewRequestRecord } from '@garage/domain';
 import { newGarage } from '@garage/domain/testing';
+import { sql } from 'kysely';
 import { makePortalStore, makeRequestLog } from '../src/index.js';
 import { runContract } from '../src/testing/index.js';
 
@@ -53,6 +54,11 @@ runContract((t, { repos, handle }) => {
     const errors = await log.list({ integrationId: id, mode: 'live', limit: 10, after: null, status: { min: 400, max: 499 }, route: null, since: null });
     t.same(errors.map((r) => r.requestId), ['b']);
     t.same(all[1]!.queryParameters, ['we"ird\\,{x} y', ''], 'any name, stored as sent');
+    t.equal(all[1]!.errorBody, null, 'a success has no error body');
+    t.equal(all[1]!.receivedAt.getTime(), at(1).getTime(), 'the time to the millisecond');
+    const { rows: stored } = await sql<{ noBody: boolean; noCode: boolean }>`
+      select error_body is null as "noBody", error_code is null as "noCode" from request_log where integration_id = ${id} and request_id = 'a'`.execute(handle.db);
+    t.same(stored, [{ noBody: true, noCode: true }], 'stored as SQL NULL, not a JSON null');
     const byRoute = await log.list({ integrationId: id, mode: 'live', limit: 10, after: null, status: null, route: '/api/public/products', since: null });
     t.same(byRoute.map((r) => r.requestId), ['a']);
     const since = await log.list({ integrationId: id, mode: 'live', limit: 10, after: null, status: null, route: null, since: at(2) });

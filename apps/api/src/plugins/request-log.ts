@@ -55,14 +55,15 @@ export default fp(
       }
       const { body, code } = errorBodyOf(request.sentErrorBody);
       const durationMs = Math.round(reply.elapsedTime);
+      const path = loggedPath(request);
       recorder.add({
         integrationId: principal.integrationId,
         mode: principal.mode,
         requestId: request.id,
         receivedAt: new Date(Date.now() - durationMs),
         method: request.method,
-        route: request.routeOptions.url ?? loggedPath(request),
-        path: loggedPath(request),
+        route: request.routeOptions.url ?? path,
+        path,
         queryParameters: queryParameterNames(request.url),
         status: reply.statusCode,
         errorCode: code,
