@@ -142,7 +142,7 @@ const main = async () => {
   log('starting the API…');
   // The API's request log: one line per request, kept only for the run.
   const apiLog = join(tmpdir(), `bench-api-${process.pid}.log`);
-  cleanups.push(() => rmSync(apiLog, { force: true }));
+  cleanups.push(() => ['', '.off', '.on'].forEach((suffix) => rmSync(`${apiLog}${suffix}`, { force: true })));
   const apiOptions = { databaseUrl: database.url, redisUrl, encryptionKey, logFile: apiLog };
   const api = await startApi({ ...apiOptions, inspect: profileDir !== null });
   cleanups.push(() => api.stop());
@@ -242,6 +242,7 @@ const main = async () => {
         warmUp: (scenario) => fire(scenario, WARMUP_SECONDS),
         measure: (scenario, server) => measure(scenario, server, databaseName),
         log,
+        duration: DURATION,
       })
     : null;
   const profiles = profileDir ? summariseProfileDir(profileDir) : null;
