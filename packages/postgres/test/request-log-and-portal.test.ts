@@ -78,6 +78,22 @@ runContract((t, { repos, handle }) => {
     t.ok(await log.findByRequestId(id, 'live', 'plain'));
   });
 
+  t.test("what separates a batch's rows and values is stored as sent: tabs, newlines, backslashes, quotes", async (t) => {
+    const id = randomUUID();
+    const path = '/api/public/fleet/a\tb\\n\r\\N';
+    const queryParameters = ['a\tb', 'c\nd', '\\N', '"', '{}', ',', 'e\\f'];
+    const errorBody = { error: 'Bad "input"\n\\ \t', code: 'VALIDATION_FAILED' };
+    await log.append([
+      record(id, { requestId: 'sep', path, route: '/api/public/fleet/:id', queryParameters, status: 400, errorCode: 'VALIDATION_FAILED', errorBody }),
+      record(id, { requestId: 'after' }),
+    ]);
+    const stored = await log.findByRequestId(id, 'live', 'sep');
+    t.equal(stored?.path, path);
+    t.same(stored?.queryParameters, queryParameters);
+    t.same(stored?.errorBody, errorBody);
+    t.ok(await log.findByRequestId(id, 'live', 'after'), 'and the next record is a row of its own');
+  });
+
   t.test('a link is consumed once; used, expired and revoked links say why', async (t) => {
     const shop = await integration();
     const now = new Date();

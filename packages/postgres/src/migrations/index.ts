@@ -20,6 +20,7 @@ import * as m0013 from './0013-sql-rules-from-the-domain.js';
 import * as m0015 from './0015-sandboxes.js';
 import * as m0016 from './0016-data-over-time.js';
 import * as m0019 from './0019-request-log-and-portal.js';
+import * as m0020 from './0020-request-log-without-primary-key.js';
 
 /**
  * A migration; one that applies the SQL rules (src/sql-rules) records the digest of what it applied.
@@ -48,6 +49,7 @@ const migrations: Record<string, MigrationModule> = {
   '0015-sandboxes': m0015,
   '0016-data-over-time': m0016,
   '0019-request-log-and-portal': m0019,
+  '0020-request-log-without-primary-key': m0020,
 };
 
 /** The digest of the SQL rules as the newest migration that applied them wrote them (docs/contributors/sql-rules.md). */
