@@ -58,9 +58,11 @@ export const requestLogReport = (results, durationSeconds) => {
       const runs = of(mode);
       const requests = runs.reduce((sum, r) => sum + r.result.requests.total, 0);
       const cpuUs = runs.reduce((sum, r) => sum + (r.serverUs ?? NaN) * r.result.requests.total, 0);
+      const postgresUs = runs.reduce((sum, r) => sum + (r.postgresUs ?? NaN) * r.result.requests.total, 0);
       return {
         // Total CPU over total requests: a slice that served more weighs more, as it would in a longer run.
         cpu: cpuUs / Math.max(1, requests),
+        postgres: postgresUs / Math.max(1, requests),
         rps: mean(runs.map((r) => r.result.requests.average)),
         booked: mean(runs.map((r) => (r.result.statusCodeStats?.['201']?.count ?? 0) / durationSeconds)),
         each: runs.map((r) => Math.round(r.serverUs ?? NaN)).join(', '),
@@ -70,8 +72,9 @@ export const requestLogReport = (results, durationSeconds) => {
     const on = figures('on');
     const rate = (f) => (booking ? `${Math.round(f.booked)} booked/s` : `${Math.round(f.rps)} req/s`);
     lines.push(`  ${name}:`);
-    lines.push(`    off: API CPU ${Math.round(off.cpu)} µs/req (slices: ${off.each}), ${rate(off)}`);
-    lines.push(`    on:  API CPU ${Math.round(on.cpu)} µs/req (slices: ${on.each}), ${rate(on)}`);
+    const line = (label, f) => `    ${label} API CPU ${Math.round(f.cpu)} µs/req (slices: ${f.each}), Postgres CPU ${Math.round(f.postgres)} µs/req, ${rate(f)}`;
+    lines.push(line('off:', off));
+    lines.push(line('on: ', on));
     const cpuGrowth = ((on.cpu - off.cpu) / off.cpu) * 100;
     const rateDrop = booking ? ((off.booked - on.booked) / off.booked) * 100 : ((off.rps - on.rps) / off.rps) * 100;
     lines.push(`    the log costs ${cpuGrowth.toFixed(1)} % API CPU per request (budget 10 %); ${booking ? 'bookings' : 'throughput'} ${rateDrop >= 0 ? 'down' : 'up'} ${Math.abs(rateDrop).toFixed(1)} %`);
