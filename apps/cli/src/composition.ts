@@ -60,7 +60,13 @@ export const withAdmin = <T>(env: CliEnvironment, warn: (text: string) => void, 
     await migrateToLatest(storage.handle.db);
     // A webhook URL naming an address refused for deliveries is refused as it is configured, not at the first event.
     const destinations = makeDestinationPolicy(configOf(env).webhookAllowedNetworks);
-    return work(makeAdminUseCases(storage.handle.db, storage.encryptionKeys, undefined, destinations, makeLocalTime()));
+    return work(makeAdminUseCases(storage.handle.db, storage.encryptionKeys, {
+        destinations,
+        localTime: makeLocalTime(),
+        onStatisticsNotRefreshed: (err, tables) =>
+          warn(`planner statistics of ${tables.join(', ')} not refreshed after the import (autovacuum will): ${err instanceof Error ? err.message : String(err)}`),
+      }),
+    );
   });
 
 /**

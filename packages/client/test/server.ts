@@ -20,7 +20,7 @@ export const startSeededApi = async (t: Test) => {
   const encryptionKey = randomBytes(32).toString('base64');
   // The receiver is on loopback, which webhooks reach only where the operator allows it (as the API's env does below).
   const loopback = ['127.0.0.0/8', '::1/128'];
-  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], undefined, makeDestinationPolicy(loopback));
+  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], { destinations: makeDestinationPolicy(loopback) });
   await admin.createGarage({ slug: 'client', name: 'Garage Client', horizonDays: 60, minNoticeMinutes: 0 });
   const integration = await admin.createIntegration({
     garageSlug: 'client',

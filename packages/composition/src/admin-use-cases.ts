@@ -40,6 +40,7 @@ import {
   makeRepositories,
   makeUnitOfWork,
   type Db,
+  type UnitOfWorkOptions,
 } from '@garage/postgres';
 
 /**
@@ -48,15 +49,19 @@ import {
  * `destinations` judges configured webhook URLs (`WEBHOOK_ALLOWED_NETWORKS`); by default only public addresses are
  * accepted. `localTime` keeps the local-time facts the appointment use cases read (`makeLocalTime`).
  */
+export interface AdminOptions extends UnitOfWorkOptions {
+  clock?: Clock;
+  destinations?: DestinationPolicy;
+  localTime?: LocalTime;
+}
+
 export const makeAdminUseCases = (
   db: Db,
   encryptionKeys: EncryptionKey[],
-  clock: Clock = systemClock,
-  destinations: DestinationPolicy = makeDestinationPolicy(),
-  localTime: LocalTime = makeLocalTime(),
+  { clock = systemClock, destinations = makeDestinationPolicy(), localTime = makeLocalTime(), onStatisticsNotRefreshed }: AdminOptions = {},
 ) => {
   const repos = makeRepositories(db);
-  const uow = makeUnitOfWork(db);
+  const uow = makeUnitOfWork(db, { onStatisticsNotRefreshed });
   const secretBox = makeSecretBox(encryptionKeys);
   const deliveries = makeDeliveryQueue(db);
   const { garages, integrations } = repos;

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
+import { Kysely, PostgresDialect, RawNode, type CompiledQuery, type KyselyPlugin } from 'kysely';
 import { makeImportProducts, makeImportStock, type ProductListQuery } from '@garage/domain';
 import { newGarage, productRow } from '@garage/domain/testing';
 import { createTestDatabase } from '@garage/postgres/testing';
@@ -71,4 +71,29 @@ t.test('a small import leaves the statistics to autovacuum', async (t) => {
   await makeImportProducts({ garages: repos.garages, uow: makeUnitOfWork(db) })(garage.slug, [productRow(1), productRow(2)]);
   const { rows } = await pool.query(`select reltuples from pg_class where relname = 'products'`);
   t.ok(Number(rows[0].reltuples) < 0, 'products was never analyzed: two rows are not worth an ANALYZE');
+});
+
+t.test('a refresh that fails is reported, and the import stays committed', async (t) => {
+  const database = await createTestDatabase('pgstats');
+  t.teardown(() => database.drop());
+  const { db } = database.handle;
+  const repos = makeRepositories(db);
+  const garage = await newGarage(repos);
+  // Stands for what makes ANALYZE fail in production (a statement timeout on a huge table), through Kysely's plugin API.
+  const analyzeFails: KyselyPlugin = {
+    transformQuery: ({ node }) => {
+      if (RawNode.is(node) && node.sqlFragments.join('').trimStart().startsWith('analyze')) throw new Error('canceling statement due to statement timeout');
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const reported: { message: string; tables: readonly string[] }[] = [];
+  const uow = makeUnitOfWork(db.withPlugin(analyzeFails), {
+    onStatisticsNotRefreshed: (err, tables) => reported.push({ message: (err as Error).message, tables }),
+  });
+  const rows = Array.from({ length: 600 }, (_, i) => productRow(i + 1));
+  await makeImportProducts({ garages: repos.garages, uow })(garage.slug, rows);
+  t.same(reported, [{ message: 'canceling statement due to statement timeout', tables: ['products', 'stock'] }], 'the failure is told, with the tables the import wrote');
+  const imported = await db.selectFrom('products').where('garage_id', '=', garage.id).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  t.equal(Number(imported.n), rows.length, 'the import is committed');
 });

@@ -36,7 +36,7 @@ const readCredentials = async (file: string): Promise<DemoCredentials | null> =>
  */
 const ensureDemo = async (storage: Storage, clock: Clock, apiVersion: string): Promise<DemoAccess> => {
   const credentialsFile = join(dirname(storage.dataDir ?? '.'), 'demo-credentials.json');
-  const admin = makeAdminUseCases(storage.handle.db, storage.encryptionKeys, clock);
+  const admin = makeAdminUseCases(storage.handle.db, storage.encryptionKeys, { clock });
   const seeded = (await makeRepositories(storage.handle.db).garages.findBySlug(DEMO_GARAGE_SLUG)) !== null;
   let credentials = seeded ? await readCredentials(credentialsFile) : null;
   if (!seeded) {

@@ -23,7 +23,7 @@ const makePortalUseCases = (app: FastifyInstance, clock: Clock, webhookAllowedNe
   const { db } = app.storage.handle;
   const portal = makePortalStore(db);
   const repos = makeRepositories(db);
-  const admin = makeAdminUseCases(db, app.storage.encryptionKeys, clock, makeDestinationPolicy([...webhookAllowedNetworks]));
+  const admin = makeAdminUseCases(db, app.storage.encryptionKeys, { clock, destinations: makeDestinationPolicy([...webhookAllowedNetworks]) });
   return {
     openSession: makeOpenPortalSession({ portal, clock }),
     resolveSession: makeResolvePortalSession({ portal, clock }),

@@ -86,7 +86,9 @@ const makeApiUseCases = (
   const replica = makeRepositories(reads.db);
   const rendered = makeRenderedLists(reads.db);
   const availability = batchedCalendarReads(replica.availability);
-  const uow = makeUnitOfWork(db);
+  const uow = makeUnitOfWork(db, {
+    onStatisticsNotRefreshed: (err, tables) => log.warn({ err, tables }, 'planner statistics not refreshed after a bulk write; autovacuum will refresh them'),
+  });
   // Day facts and date ranges, kept for the process: every booking, availability and appointment read uses them.
   const localTime = makeLocalTime();
   // One per encryption key, the active key's first (see `makeCursorCodec`).

@@ -26,7 +26,7 @@ export const FIRST_VERSION = '2026-11-21';
 
 /** The operator's use-cases on a test's database, configured as with `WEBHOOK_ALLOWED_NETWORKS` set to loopback. */
 export const adminFor = (db: Db): AdminUseCases =>
-  makeAdminUseCases(db, [parseEncryptionKey(ENCRYPTION_KEY, 'ENCRYPTION_KEY')], undefined, makeDestinationPolicy(LOOPBACK_NETWORKS.split(',')));
+  makeAdminUseCases(db, [parseEncryptionKey(ENCRYPTION_KEY, 'ENCRYPTION_KEY')], { destinations: makeDestinationPolicy(LOOPBACK_NETWORKS.split(',')) });
 
 export const product = (sku: string, extra: Partial<ProductImportRow> = {}): ProductImportRow => ({
   sku,

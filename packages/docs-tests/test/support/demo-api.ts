@@ -23,7 +23,7 @@ export const startDemoApi = async (t: Test): Promise<DemoApi> => {
   t.teardown(() => database.drop());
   const encryptionKey = randomBytes(32).toString('base64');
   // The guides' receiver listens on loopback, which webhook destinations may only be when allowed.
-  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], undefined, makeDestinationPolicy(LOOPBACK_NETWORKS.split(',')));
+  const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], { destinations: makeDestinationPolicy(LOOPBACK_NETWORKS.split(',')) });
   const credentials = await admin.seedDemo();
   const webhookPort = await freePort();
   await admin.updateIntegration(credentials.integrations[0]!.id, { webhookUrl: `http://127.0.0.1:${webhookPort}/hooks` });

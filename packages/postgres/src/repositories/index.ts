@@ -66,7 +66,19 @@ const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): Do
  */
 const CONFLICT_ATTEMPTS = 3;
 
-export const makeUnitOfWork = (db: Kysely<Database>): UnitOfWork => ({
+export interface UnitOfWorkOptions {
+  /**
+   * Told when the statistics refresh after a committed bulk write fails (a statement timeout on a huge table): the
+   * work stays committed, and autovacuum refreshes the statistics later. The API logs it; by default it is a process
+   * warning, on stderr.
+   */
+  onStatisticsNotRefreshed?: (err: unknown, tables: readonly string[]) => void;
+}
+
+const warnStatisticsNotRefreshed = (err: unknown, tables: readonly string[]) =>
+  process.emitWarning(`planner statistics of ${tables.join(', ')} not refreshed after a bulk write (autovacuum will): ${err instanceof Error ? err.message : String(err)}`);
+
+export const makeUnitOfWork = (db: Kysely<Database>, { onStatisticsNotRefreshed = warnStatisticsNotRefreshed }: UnitOfWorkOptions = {}): UnitOfWork => ({
   async run(work) {
     const bulkWrites = makeBulkWrites();
     let result: Awaited<ReturnType<typeof work>>;
@@ -83,9 +95,14 @@ export const makeUnitOfWork = (db: Kysely<Database>): UnitOfWork => ({
         throw toDomainError(err);
       }
     }
-    // The work is committed whatever happens here: a refresh that fails (a statement timeout on a huge table) leaves
-    // the statistics to autovacuum, as before, rather than report a committed import as failed.
-    await refreshPlannerStatistics(db, bulkWrites.stale()).catch(() => undefined);
+    // The work is committed whatever happens here: a refresh that fails is reported, not thrown, rather than report a
+    // committed import as failed.
+    const stale = bulkWrites.stale();
+    try {
+      await refreshPlannerStatistics(db, stale);
+    } catch (err) {
+      onStatisticsNotRefreshed(err, stale);
+    }
     return result;
   },
 });
