@@ -61,7 +61,7 @@ export const benchDelivery = async ({ encryptionKey, log }) => {
   let worker = null;
   try {
     // The receiver listens on loopback, which webhook destinations may not be unless allowed (docs/reference/contract.md §5).
-    const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], undefined, makeDestinationPolicy([LOOPBACK]));
+    const admin = makeAdminUseCases(database.handle.db, [parseEncryptionKey(encryptionKey, 'ENCRYPTION_KEY')], { destinations: makeDestinationPolicy([LOOPBACK]) });
     const garage = await admin.createGarage({ slug: 'bench-hooks', name: 'Bench hooks' });
     for (let i = 0; i < INTEGRATIONS; i++) {
       await admin.createIntegration({ garageSlug: 'bench-hooks', name: `hook ${i}`, sync: [], webhookUrl: `${receiver.url}/hook/${i}` });
