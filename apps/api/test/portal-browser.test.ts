@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeUnitOfWork } from '@garage/postgres';
 import { startReceiver } from '@garage/webhook-delivery/testing';
@@ -13,7 +16,14 @@ import { build, FIRST_VERSION, LATEST_VERSION, LOOPBACK_WEBHOOKS } from './helpe
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const SCREENSHOTS = fileURLToPath(new URL('../../../docs/connectors/portal/', import.meta.url));
+/**
+ * Every run takes the screenshots; `UPDATE_PORTAL_SCREENSHOTS=1` writes them over the guide's, otherwise they go to a
+ * temporary folder, so that running the tests leaves the checkout as it was.
+ */
+const SCREENSHOTS = process.env.UPDATE_PORTAL_SCREENSHOTS === '1'
+  ? fileURLToPath(new URL('../../../docs/connectors/portal/', import.meta.url))
+  : `${mkdtempSync(join(tmpdir(), 'portal-screenshots-'))}/`;
+if (process.env.UPDATE_PORTAL_SCREENSHOTS !== '1') t.teardown(() => rmSync(SCREENSHOTS, { recursive: true, force: true }));
 
 const checkAccessibility = async (t: Test, page: Page, name: string) => {
   // Injected by the test, not served by the portal: the page's own CSP rightly refuses inline scripts.
