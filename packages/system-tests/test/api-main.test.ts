@@ -84,6 +84,17 @@ t.test('on a terminal, pnpm start prints readable lines and a demo-key banner th
   const deadline = Date.now() + 60_000;
   while (!/Demo API key: [0-9a-f]{32}/.test(output) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   t.match(output, /={40,}\r?\n {2}Demo API key: [0-9a-f]{32}/, 'a banner with the key');
+  // The test key's line comes right after; the banner is written in one piece, so it is whole once its key is there.
+  const banner = /Demo API key: (\S+)\r?\n {2}Demo test key: (\S+) \(its sandbox\)\r?\n {2}Try: curl .*http:\/\/localhost:(\d+)\//.exec(output);
+  t.ok(banner, 'the banner names the test key too, and its sandbox');
+  const [, liveKey, testKey, port] = banner ?? [];
+  t.not(testKey, liveKey, 'a key of its own');
+  const sandboxed = await fetch(`http://127.0.0.1:${port}/api/public/products?limit=1`, { headers: { 'x-api-key': testKey ?? '' } });
+  t.equal(sandboxed.status, 200, 'the test key is served');
+  t.equal(sandboxed.headers.get('garage-mode'), 'test', 'in its sandbox');
+  const live = await fetch(`http://127.0.0.1:${port}/api/public/products?limit=1`, { headers: { 'x-api-key': liveKey ?? '' } });
+  t.equal(live.status, 200);
+  t.equal(live.headers.get('garage-mode'), null, 'and the demo key on the live data');
   t.match(output, /INFO.*Server listening/, 'readable log lines');
   t.notMatch(output, /^\{"level"/m, 'not JSON on a terminal');
 });
