@@ -43,18 +43,20 @@ import {
   type UnitOfWorkOptions,
 } from '@garage/postgres';
 
-/**
- * The operator's use cases over one database, wired once: the CLI, the API's embedded demo seeding and the tests all
- * take them from here. `encryptionKeys` are the active key first, then former ones (see `openStorage`).
- * `destinations` judges configured webhook URLs (`WEBHOOK_ALLOWED_NETWORKS`); by default only public addresses are
- * accepted. `localTime` keeps the local-time facts the appointment use cases read (`makeLocalTime`).
- */
+/** What the operator's use cases may be given; each has a default (below). */
 export interface AdminOptions extends UnitOfWorkOptions {
   clock?: Clock;
   destinations?: DestinationPolicy;
   localTime?: LocalTime;
 }
 
+/**
+ * The operator's use cases over one database, wired once: the CLI, the API's embedded demo seeding and the tests all
+ * take them from here. `encryptionKeys` are the active key first, then former ones (see `openStorage`).
+ * `destinations` judges configured webhook URLs (`WEBHOOK_ALLOWED_NETWORKS`); by default only public addresses are
+ * accepted. `localTime` keeps the local-time facts the appointment use cases read (`makeLocalTime`).
+ * `onStatisticsNotRefreshed` hears of a failed statistics refresh after an import (see `makeUnitOfWork`).
+ */
 export const makeAdminUseCases = (
   db: Db,
   encryptionKeys: EncryptionKey[],
