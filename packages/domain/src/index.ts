@@ -249,7 +249,7 @@ export {
   idempotencyClaim,
 } from './idempotency/idempotency-key.js';
 /** The demo garage an embedded installation is seeded with. */
-export { DEMO_GARAGE_SLUG, makeSeedDemo, type DemoCredentials } from './garages/seed-demo.js';
+export { DEMO_GARAGE_SLUG, demoIntegrationCredentials, makeSeedDemo, type DemoCredentials } from './garages/seed-demo.js';
 /** Data over time: retention of the tables that grow, and what a garage holds about a person (docs/reference/contract.md §11). */
 export { DAY_MS, EVENT_FEED_DAYS, type RetentionPolicy, type RetentionSettings } from './retention/retention-policy.js';
 export type { RetentionStore } from './retention/retention-store.port.js';

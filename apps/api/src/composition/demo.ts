@@ -1,6 +1,6 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { DEMO_GARAGE_SLUG, systemClock, type Clock, type DemoCredentials } from '@garage/domain';
+import { DEMO_GARAGE_SLUG, demoIntegrationCredentials, systemClock, type Clock, type DemoCredentials } from '@garage/domain';
 import { makeRepositories } from '@garage/postgres';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -49,21 +49,7 @@ const ensureDemo = async (storage: Storage, clock: Clock, apiVersion: string): P
       apiVersion,
       webhookUrl: null,
     });
-    credentials = {
-      garage: DEMO_GARAGE_SLUG,
-      integrations: [
-        {
-          id: created.integration.id,
-          name: created.integration.name,
-          apiKey: created.apiKey,
-          webhookSecret: created.webhookSecret,
-          testApiKey: created.sandbox.testApiKey,
-          testWebhookSecret: created.sandbox.testWebhookSecret,
-          sandboxGarageSlug: created.sandbox.garage.slug,
-        },
-      ],
-      quotes: [],
-    };
+    credentials = { garage: DEMO_GARAGE_SLUG, integrations: [demoIntegrationCredentials(created)], quotes: [] };
   }
   const [integration] = credentials?.integrations ?? [];
   if (!credentials || !integration) throw new Error('demo seeding returned no integration');

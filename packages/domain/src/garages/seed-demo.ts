@@ -3,7 +3,7 @@ import type { VehicleImportRow } from '../fleet/vehicle.js';
 import type { Clock } from '../kernel/clock.port.js';
 import type { GarageRepository } from './garage-repository.port.js';
 import type { makeCreateGarage } from './create-garage.js';
-import type { makeCreateIntegration } from '../integrations/create-integration.js';
+import type { CreatedIntegration, makeCreateIntegration } from '../integrations/create-integration.js';
 import type { makeImportProducts } from '../catalog/import-products.js';
 import type { makeImportStock } from '../catalog/import-stock.js';
 import type { makeImportVehicles } from '../fleet/import-vehicles.js';
@@ -25,6 +25,17 @@ export interface DemoCredentials {
   }[];
   quotes: { id: string; number: string; token: string; status: 'pending' | 'expired' }[];
 }
+
+/** What the demo credentials keep of a created integration: its keys and secrets, live and test, and its sandbox. */
+export const demoIntegrationCredentials = (created: CreatedIntegration): DemoCredentials['integrations'][number] => ({
+  id: created.integration.id,
+  name: created.integration.name,
+  apiKey: created.apiKey,
+  webhookSecret: created.webhookSecret,
+  testApiKey: created.sandbox.testApiKey,
+  testWebhookSecret: created.sandbox.testWebhookSecret,
+  sandboxGarageSlug: created.sandbox.garage.slug,
+});
 
 const PRODUCTS: ProductImportRow[] = [
   ['OIL-5W30-5L', 'Engine oil 5W-30, 5 L', 4290, 'Lubricants', 'Total', 'piece'],
@@ -95,17 +106,7 @@ export const makeSeedDemo = (deps: SeedDeps) => async ({ apiVersion }: { apiVers
   const expired = await deps.createQuote({ garageSlug: DEMO_GARAGE_SLUG, customerName: 'Paul Durand', lines, expiresAt: new Date(now - day) });
   return {
     garage: DEMO_GARAGE_SLUG,
-    integrations: [
-      {
-        id: created.integration.id,
-        name: created.integration.name,
-        apiKey: created.apiKey,
-        webhookSecret: created.webhookSecret,
-        testApiKey: created.sandbox.testApiKey,
-        testWebhookSecret: created.sandbox.testWebhookSecret,
-        sandboxGarageSlug: created.sandbox.garage.slug,
-      },
-    ],
+    integrations: [demoIntegrationCredentials(created)],
     quotes: [
       { id: pending.quote.id, number: pending.quote.number, token: pending.token, status: 'pending' },
       { id: expired.quote.id, number: expired.quote.number, token: expired.token, status: 'expired' },
