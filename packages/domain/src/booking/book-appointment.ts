@@ -7,7 +7,7 @@ import {
 import { InvalidReferenceError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
 import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
-import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
+import type { Work } from '../kernel/unit-of-work.port.js';
 import { CONTACT_LIMITS, checkContact } from '../kernel/contact.js';
 import { isUuid } from '../kernel/ids.js';
 import { Checker, isRecord } from '../kernel/validation.js';
@@ -15,6 +15,7 @@ import { appointmentEvent, appointmentView, type AppointmentView } from './appoi
 import { ensureRoomUnderLock } from './capacity-rule.js';
 import { localDatesAround, type LocalTime } from './local-time.js';
 import { makeSlotModel } from './slot-model.js';
+import type { AppointmentWriteDeps } from './appointment-write-deps.js';
 
 export interface BookAppointmentCommand {
   principal: { integrationId: string; garageId: string };
@@ -93,15 +94,7 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
  * `DUPLICATE` (from the repository). One transaction: the reads, the lock of the appointment's garage and local date,
  * the insert and its `appointment.created` event commit together or not at all.
  */
-export const makeBookAppointment = ({
-  uow,
-  clock,
-  localTime,
-}: {
-  uow: UnitOfWork;
-  clock: Clock;
-  localTime: LocalTime;
-}): TransactionalUseCase<BookAppointmentCommand, AppointmentView> => transactional(uow, bookAppointmentWork(clock, localTime));
+export const makeBookAppointment = ({ uow, clock, localTime }: AppointmentWriteDeps): TransactionalUseCase<BookAppointmentCommand, AppointmentView> => transactional(uow, bookAppointmentWork(clock, localTime));
 
 const bookAppointmentWork =
   (clock: Clock, localTime: LocalTime) =>

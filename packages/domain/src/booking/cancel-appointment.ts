@@ -1,12 +1,13 @@
 import type { Clock } from '../kernel/clock.port.js';
 import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
-import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
+import type { Work } from '../kernel/unit-of-work.port.js';
 import { Checker } from '../kernel/validation.js';
 import { lockAppointmentDays } from './appointment-days.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
 import { lockChangeableAppointment } from './changeable-appointment.js';
 import type { LocalTime } from './local-time.js';
 import { makeDayModel } from './slot-model.js';
+import type { AppointmentWriteDeps } from './appointment-write-deps.js';
 
 export const CANCELLATION_REASON_MAX = 500;
 
@@ -21,15 +22,7 @@ export interface CancelAppointmentCommand {
  * commits: occupancy counts every appointment but cancelled ones, and the day's booking lock, taken here, moves the
  * day's version with the commit, so availability computes the day again. The `appointment.cancelled` event commits with it.
  */
-export const makeCancelAppointment = ({
-  uow,
-  clock,
-  localTime,
-}: {
-  uow: UnitOfWork;
-  clock: Clock;
-  localTime: LocalTime;
-}): TransactionalUseCase<CancelAppointmentCommand, AppointmentView> => transactional(uow, cancelAppointmentWork(clock, localTime));
+export const makeCancelAppointment = ({ uow, clock, localTime }: AppointmentWriteDeps): TransactionalUseCase<CancelAppointmentCommand, AppointmentView> => transactional(uow, cancelAppointmentWork(clock, localTime));
 
 const cancelAppointmentWork =
   (clock: Clock, localTime: LocalTime) =>

@@ -1,7 +1,7 @@
 import { ValidationError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
 import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
-import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
+import type { Work } from '../kernel/unit-of-work.port.js';
 import { Checker } from '../kernel/validation.js';
 import { appointmentDays } from './appointment-days.js';
 import { lockOrder, type BookingLockKey } from './booking-lock.port.js';
@@ -10,6 +10,7 @@ import { lockChangeableAppointment } from './changeable-appointment.js';
 import { ensureRoomUnderLock } from './capacity-rule.js';
 import type { LocalTime } from './local-time.js';
 import { makeSlotModel } from './slot-model.js';
+import type { AppointmentWriteDeps } from './appointment-write-deps.js';
 
 export interface RescheduleAppointmentCommand {
   garageId: string;
@@ -27,15 +28,7 @@ export interface RescheduleAppointmentCommand {
  * versions move with the commit), the capacity check, the update and the `appointment.rescheduled` event. Any error
  * leaves the old time.
  */
-export const makeRescheduleAppointment = ({
-  uow,
-  clock,
-  localTime,
-}: {
-  uow: UnitOfWork;
-  clock: Clock;
-  localTime: LocalTime;
-}): TransactionalUseCase<RescheduleAppointmentCommand, AppointmentView> => transactional(uow, rescheduleAppointmentWork(clock, localTime));
+export const makeRescheduleAppointment = ({ uow, clock, localTime }: AppointmentWriteDeps): TransactionalUseCase<RescheduleAppointmentCommand, AppointmentView> => transactional(uow, rescheduleAppointmentWork(clock, localTime));
 
 const rescheduleAppointmentWork =
   (clock: Clock, localTime: LocalTime) =>

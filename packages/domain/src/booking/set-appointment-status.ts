@@ -1,7 +1,7 @@
 import { OPEN_STATUSES, type AppointmentStatus } from './appointment.js';
 import { AppointmentNotChangeableError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
-import type { UnitOfWork, Work } from '../kernel/unit-of-work.port.js';
+import type { Work } from '../kernel/unit-of-work.port.js';
 import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
 import { isUuid } from '../kernel/ids.js';
 import { Checker } from '../kernel/validation.js';
@@ -10,6 +10,7 @@ import { appointmentEvent, appointmentView, type AppointmentView } from './appoi
 import { CANCELLATION_REASON_MAX } from './cancel-appointment.js';
 import type { LocalTime } from './local-time.js';
 import { makeDayModel } from './slot-model.js';
+import type { AppointmentWriteDeps } from './appointment-write-deps.js';
 
 /** What the garage may set: everything but `booked`, which only a booking gives. */
 export const GARAGE_STATUSES = ['confirmed', 'completed', 'no_show', 'cancelled'] as const satisfies readonly AppointmentStatus[];
@@ -30,15 +31,7 @@ export interface SetAppointmentStatusCommand {
  * `appointment.updated` otherwise, commits with the change, and so does the move of its day's version (the booking
  * lock taken here): a cancellation frees the place in availability at once.
  */
-export const makeSetAppointmentStatus = ({
-  uow,
-  clock,
-  localTime,
-}: {
-  uow: UnitOfWork;
-  clock: Clock;
-  localTime: LocalTime;
-}): TransactionalUseCase<SetAppointmentStatusCommand, StatusChange> => transactional(uow, setAppointmentStatusWork(clock, localTime));
+export const makeSetAppointmentStatus = ({ uow, clock, localTime }: AppointmentWriteDeps): TransactionalUseCase<SetAppointmentStatusCommand, StatusChange> => transactional(uow, setAppointmentStatusWork(clock, localTime));
 
 export interface StatusChange {
   id: string;
