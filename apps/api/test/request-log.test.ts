@@ -104,3 +104,19 @@ t.test('REQUEST_LOG=off: nothing is recorded, the list answers empty', async (t)
   const res = await app.inject({ method: 'GET', url: '/api/public/requests', headers: { 'x-api-key': shop.apiKey } });
   t.same(res.json(), { data: [], nextCursor: null });
 });
+
+t.test('a record that cannot be written fails no request: it is counted in request_log_write_failures_total', async (t) => {
+  const { app, admin } = await build(t);
+  await admin.createGarage({ slug: 'unlogged', name: 'Unlogged' });
+  const shop = await admin.createIntegration({ garageSlug: 'unlogged', name: 'shop', sync: ['catalog'], webhookUrl: null });
+  await app.ready();
+  const { pool } = app.storage.handle;
+  if (!pool) throw new Error('the API tests run on Postgres');
+  // The table out of the way stands for any write that fails: a lost database, a full disk, a lock timeout.
+  await pool.query('alter table request_log rename to request_log_away');
+  t.teardown(() => pool.query('alter table request_log_away rename to request_log'));
+  const res = await app.inject({ method: 'GET', url: '/api/public/products', headers: { 'x-api-key': shop.apiKey } });
+  t.equal(res.statusCode, 200, 'the request is answered');
+  await app.requestRecorder!.flush();
+  t.match(await app.metrics.registry.metrics(), /request_log_write_failures_total [1-9]/, 'the lost record is counted');
+});
