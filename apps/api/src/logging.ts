@@ -33,8 +33,14 @@ const SECRET_PARAMS = new Set(['token']);
 /** What stands for the path of a request that matched no route: the router did not say what any part of it is. */
 export const UNMATCHED_PATH = '[unmatched]';
 
+/** What makes a name need decoding: a percent escape or a `+` standing for a space. */
+const ENCODED = /[%+]/;
+
 export const decodedName = (pair: string): string => {
-  const name = pair.split('=', 1)[0] ?? '';
+  const end = pair.indexOf('=');
+  const name = end === -1 ? pair : pair.slice(0, end);
+  // Most names are plain words: no decoding, no exception handler.
+  if (!ENCODED.test(name)) return name;
   try {
     return decodeURIComponent(name.replace(/\+/g, ' '));
   } catch {

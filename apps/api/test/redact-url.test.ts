@@ -27,6 +27,10 @@ t.test('loggedQuery names the parameters, never their values, and no name shaped
     [`apiKey:${key}`, '[redacted]'],
     [`limit=1&${key}`, 'limit&[redacted]'],
     ['%E0%A4%A=1', '[redacted]'],
+    // `+` is a space once decoded, and a space is no parameter name of ours.
+    [`api+Key=${key}`, '[redacted]'],
+    ['limit+=1', '[redacted]'],
+    [`${key}+=1`, '[redacted]'],
   ];
   for (const [query, expected] of cases) {
     t.equal(loggedQuery(query), expected, query);

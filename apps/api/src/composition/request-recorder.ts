@@ -1,5 +1,5 @@
 import type { NewRequestRecord } from '@garage/domain';
-import { makeRequestLog } from '@garage/postgres';
+import { encodeRequestRecord, makeRequestLog, type EncodedRequestRecord } from '@garage/postgres';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
@@ -52,8 +52,8 @@ export default fp(
     });
     const written = new Counter({ name: 'request_log_written_total', help: 'Request records written.', registers });
     let lastFailureLogged = 0;
-    const recorder = makeBatchedWriter<NewRequestRecord>({
-      write: (batch) => log.append(batch),
+    const writer = makeBatchedWriter<EncodedRequestRecord>({
+      write: (rows) => log.appendEncoded(rows),
       maxBuffered: REQUEST_LOG_BUFFER,
       batchSize: REQUEST_LOG_BATCH,
       intervalMs: flushIntervalMs,
@@ -68,6 +68,8 @@ export default fp(
         }
       },
     });
+    // Each record is encoded as it comes: what waits for its batch is one string, not the record's objects.
+    const recorder: BatchedWriter<NewRequestRecord> = { ...writer, add: (record) => writer.add(encodeRequestRecord(record)) };
     app.decorate('requestRecorder', recorder);
     // Registered after the database's own onClose hook, so it runs first: the last records are written before it closes.
     app.addHook('onClose', () => recorder.close());

@@ -2,8 +2,11 @@ import { isUuid, type Mode, type NewRequestRecord, type RequestLog, type Request
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, RequestLogTable } from '../schema.js';
 
-/** What jsonb refuses in a string: NUL, and a surrogate without its pair (both reach JSON as `\u` escapes). */
-const REFUSED_BY_JSONB = /\\u0000|\\ud[89a-f]/i;
+/**
+ * What jsonb refuses in a string: NUL, and a surrogate without its pair. JSON.stringify writes both as `\u` escapes,
+ * in lower case; a record without any `\u` escape (nearly all) is not searched further.
+ */
+const REFUSED_BY_JSONB = /\\u0000|\\ud[89a-f]/;
 // NUL is what this looks for: the control character is meant.
 // eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -46,15 +49,25 @@ const COLUMNS: readonly { name: string; as: keyof typeof AS; value: (r: NewReque
 const INSERT_COLUMNS = sql.join(COLUMNS.map((column) => sql.ref(column.name)));
 const SELECTED_VALUES = sql.join(COLUMNS.map((column, i) => AS[column.as](i)));
 
+/** A record as a batch carries it: its row of JSON, made once, when the record is handed over. */
+export type EncodedRequestRecord = string & { readonly encodedRequestRecord: unique symbol };
+
 /**
- * The batch as JSON that jsonb accepts: a record naming a NUL or a lone surrogate (a path parameter, an echoed value)
- * has it replaced by U+FFFD rather than failing the whole batch. Checked on the text first: such records are rare.
+ * The record's row as JSON that jsonb accepts: a record naming a NUL or a lone surrogate (a path parameter, an echoed
+ * value) has it replaced by U+FFFD rather than failing its whole batch. Checked on the text first: such records are
+ * rare. A writer that buffers records encodes each as it arrives: one flat string waits for the batch instead of an
+ * object graph the garbage collector would trace and copy while the previous batch is written.
  */
-const batchJson = (records: readonly NewRequestRecord[]): string => {
-  const rows = records.map((record) => COLUMNS.map((column) => column.value(record)));
-  const text = JSON.stringify(rows);
-  return REFUSED_BY_JSONB.test(text) ? JSON.stringify(rows, storable) : text;
+export const encodeRequestRecord = (record: NewRequestRecord): EncodedRequestRecord => {
+  const row = COLUMNS.map((column) => column.value(record));
+  const text = JSON.stringify(row);
+  return (text.includes('\\u') && REFUSED_BY_JSONB.test(text) ? JSON.stringify(row, storable) : text) as EncodedRequestRecord;
 };
+
+/** The request log in Postgres, with the write a buffering writer uses: records it encoded as they came. */
+export interface PostgresRequestLog extends RequestLog {
+  appendEncoded(rows: readonly EncodedRequestRecord[]): Promise<void>;
+}
 
 const toRecord = (row: Selectable<RequestLogTable>): RequestRecord => ({
   id: row.id,
@@ -74,44 +87,47 @@ const toRecord = (row: Selectable<RequestLogTable>): RequestRecord => ({
 });
 
 /** The request log in Postgres (docs/reference/contract.md §10): one multi-row insert per batch. */
-export const makeRequestLog = (db: Kysely<Database>): RequestLog => ({
-  async append(records) {
-    if (records.length === 0) return;
-    // The batch travels as one JSON document that Postgres turns into rows: for the API process that writes it, one
-    // JSON.stringify, the cheapest way to send a batch of rows (a parameter per value costs several times more to build).
-    await sql`insert into request_log (${INSERT_COLUMNS}) select ${SELECTED_VALUES} from jsonb_array_elements(${batchJson(records)}::jsonb) as r`.execute(db);
-  },
+export const makeRequestLog = (db: Kysely<Database>): PostgresRequestLog => {
+  const appendEncoded = async (rows: readonly EncodedRequestRecord[]): Promise<void> => {
+    if (rows.length === 0) return;
+    // The batch travels as one JSON document that Postgres turns into rows: for the API process that writes it, the
+    // rows joined, the cheapest way to send a batch of rows (a parameter per value costs several times more to build).
+    await sql`insert into request_log (${INSERT_COLUMNS}) select ${SELECTED_VALUES} from jsonb_array_elements(${`[${rows.join(',')}]`}::jsonb) as r`.execute(db);
+  };
+  return {
+    appendEncoded,
+    append: (records) => appendEncoded(records.map(encodeRequestRecord)),
 
-  async list({ integrationId, mode, limit, after, status, route, since }) {
-    if (!isUuid(integrationId)) return [];
-    const rows = await db
-      .selectFrom('request_log')
-      .selectAll()
-      .where('integration_id', '=', integrationId)
-      .where('mode', '=', mode)
-      .$if(status !== null, (q) => q.where('status', '>=', status!.min).where('status', '<=', status!.max))
-      .$if(route !== null, (q) => q.where('route', '=', route!))
-      .$if(since !== null, (q) => q.where('created_at', '>=', since!))
-      .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after!.sortValue, after!.id))))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map(toRecord);
-  },
+    async list({ integrationId, mode, limit, after, status, route, since }) {
+      if (!isUuid(integrationId)) return [];
+      const rows = await db
+        .selectFrom('request_log')
+        .selectAll()
+        .where('integration_id', '=', integrationId)
+        .where('mode', '=', mode)
+        .$if(status !== null, (q) => q.where('status', '>=', status!.min).where('status', '<=', status!.max))
+        .$if(route !== null, (q) => q.where('route', '=', route!))
+        .$if(since !== null, (q) => q.where('created_at', '>=', since!))
+        .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after!.sortValue, after!.id))))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toRecord);
+    },
 
-  async findByRequestId(integrationId, mode, requestId) {
-    if (!isUuid(integrationId)) return null;
-    const row = await db
-      .selectFrom('request_log')
-      .selectAll()
-      .where('integration_id', '=', integrationId)
-      .where('mode', '=', mode)
-      .where('request_id', '=', requestId)
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? toRecord(row) : null;
-  },
-
-});
+    async findByRequestId(integrationId, mode, requestId) {
+      if (!isUuid(integrationId)) return null;
+      const row = await db
+        .selectFrom('request_log')
+        .selectAll()
+        .where('integration_id', '=', integrationId)
+        .where('mode', '=', mode)
+        .where('request_id', '=', requestId)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? toRecord(row) : null;
+    },
+  };
+};
