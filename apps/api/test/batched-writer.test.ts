@@ -34,6 +34,29 @@ t.test('items are written in batches of at most batchSize, in order, by one writ
   t.same(counts, { dropped: 0, failed: 0, written: 5 });
 });
 
+t.test('items gathered during a write wait for a full batch; the rest waits for the interval or a flush', async (t) => {
+  const batches: number[][] = [];
+  let release = () => {};
+  const { w } = writer(async (batch) => {
+    batches.push(batch);
+    if (batches.length === 1) await new Promise<void>((resolve) => (release = resolve));
+  });
+  w.add(1);
+  w.add(2);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(batches, [[1, 2]], 'a full batch is written once the adding tick is done');
+  w.add(3);
+  release();
+  for (let tick = 0; tick < 5; tick++) await new Promise((resolve) => setImmediate(resolve));
+  t.same(batches, [[1, 2]], 'one item gathered during the write is not written alone');
+  w.add(4);
+  w.add(5);
+  for (let tick = 0; tick < 5; tick++) await new Promise((resolve) => setImmediate(resolve));
+  t.same(batches, [[1, 2], [3, 4]], 'written as soon as its batch is full');
+  await w.flush();
+  t.same(batches, [[1, 2], [3, 4], [5]], 'flush writes the rest');
+});
+
 t.test('a full buffer drops new items and counts them; adding never throws or waits', async (t) => {
   const { w, counts } = writer(async () => {});
   // Added within one tick: no write can start in between.

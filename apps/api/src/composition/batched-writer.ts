@@ -21,17 +21,19 @@ export interface BatchedWriter<T> {
 }
 
 /**
- * Gathers items in a bounded buffer and writes them in batches, every `intervalMs` or as soon as a batch is full, one
- * write at a time: whoever adds an item (a request) never waits on the store, and a slow or failing store costs
- * memory bounded by `maxBuffered`, not latency or errors.
+ * Gathers items in a bounded buffer and writes them in batches, one write at a time: a full batch as soon as it
+ * fills, what is left of one every `intervalMs` (or on `flush`). Whoever adds an item (a request) never waits on the
+ * store, and a slow or failing store costs memory bounded by `maxBuffered`, not latency or errors. Items that gather
+ * while a write is under way wait for their batch to fill: writing them at once, a few at a time, would cost the
+ * store a statement per handful of items whenever its writes are slower than the traffic.
  */
 export const makeBatchedWriter = <T>({ write, maxBuffered, batchSize, intervalMs, onDropped, onFailed, onWritten }: BatchedWriterOptions<T>): BatchedWriter<T> => {
   let buffer: T[] = [];
   let writing: Promise<void> | null = null;
   let scheduled = false;
 
-  const drain = async (): Promise<void> => {
-    while (buffer.length > 0) {
+  const drain = async (everything: boolean): Promise<void> => {
+    while (buffer.length >= batchSize || (everything && buffer.length > 0)) {
       const batch = buffer.length <= batchSize ? buffer : buffer.slice(0, batchSize);
       buffer = buffer.length <= batchSize ? [] : buffer.slice(batchSize);
       try {
@@ -42,10 +44,16 @@ export const makeBatchedWriter = <T>({ write, maxBuffered, batchSize, intervalMs
       }
     }
   };
-  const flush = (): Promise<void> =>
-    (writing ??= drain().finally(() => {
+  /** Starts a drain unless one is under way, and resolves when the one running ends. */
+  const drained = (everything: boolean): Promise<void> =>
+    (writing ??= drain(everything).finally(() => {
       writing = null;
     }));
+  const flush = async (): Promise<void> => {
+    // A drain of full batches may be under way and leave a part of one: wait for it, then write the rest.
+    while (writing !== null) await writing;
+    await drained(true);
+  };
 
   const timer = setInterval(() => void flush(), intervalMs);
   timer.unref();
@@ -62,7 +70,7 @@ export const makeBatchedWriter = <T>({ write, maxBuffered, batchSize, intervalMs
         // After the current request's work: the write starts once the caller's tick is done.
         setImmediate(() => {
           scheduled = false;
-          void flush();
+          void drained(false);
         });
       }
     },
