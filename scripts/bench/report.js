@@ -1,6 +1,6 @@
 // What the figures came from, and the table that prints them.
 import { readFileSync } from 'node:fs';
-import { availableParallelism, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 
 const cpuModel = () => {
   try {
@@ -18,7 +18,8 @@ export const loadAverage = () =>
 
 export const machine = (postgresVersion, loadAverageAtStart) => ({
   date: new Date().toISOString(),
-  cpus: availableParallelism(),
+  // The machine's, not this process's: --separate-postgres narrows the bench's own.
+  cpus: cpus().length,
   cpuModel: cpuModel(),
   memoryGiB: Math.round(totalmem() / 2 ** 30),
   node: process.version,
