@@ -18,7 +18,7 @@ export const loadAverage = () =>
 
 export const machine = (postgresVersion, loadAverageAtStart) => ({
   date: new Date().toISOString(),
-  // The machine's, not this process's: --separate-postgres narrows the bench's own.
+  // The machine's, not this process's: --api-apart narrows the bench's own.
   cpus: cpus().length,
   cpuModel: cpuModel(),
   memoryGiB: Math.round(totalmem() / 2 ** 30),

@@ -14,8 +14,8 @@
 // busy month, and the API's memory at the end; `--only=newcomer` runs these alone.
 // `--only="request log"` runs the cost of the request log alone: the cached page and bookings with it off and on
 // (request-log.js).
-// --separate-postgres puts Postgres on a CPU of its own and the bench with the APIs on the others, as where the
-// database has a machine of its own (separate-postgres.js).
+// --api-apart gives the APIs under test CPU 0 alone and puts Postgres, the load generator and the bare route on the
+// others, as where the API has a machine of its own (api-apart.js).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +36,7 @@ import { benchRequestLog, requestLogReport } from './request-log.js';
 import { explainReadPath } from './explain.js';
 import { buildScenarios } from './scenarios.js';
 import { BIG_PRODUCTS, busyRange, seed } from './seed.js';
-import { separatePostgres } from './separate-postgres.js';
+import { placeApiApart } from './api-apart.js';
 import { startApi, startBare } from './servers.js';
 
 const { values: options } = parseArgs({
@@ -48,7 +48,7 @@ const { values: options } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
     explain: { type: 'boolean', default: false },
-    'separate-postgres': { type: 'boolean', default: false },
+    'api-apart': { type: 'boolean', default: false },
   },
 });
 const DURATION = Number(options.duration);
@@ -130,10 +130,10 @@ const main = async () => {
   const started = Date.now();
   const loadAtStart = loadAverage();
   log(`load average at start: ${loadAtStart}`);
-  const separated = options['separate-postgres'] ? separatePostgres() : null;
-  if (separated) {
-    cleanups.push(separated.restore);
-    log(separated.description);
+  const apiApart = options['api-apart'] ? placeApiApart() : null;
+  if (apiApart) {
+    cleanups.push(apiApart.restore);
+    log(apiApart.description);
   }
   log('creating the bench database and loading data…');
   const database = await createTestDatabase('bench');
@@ -288,7 +288,7 @@ const main = async () => {
       `load average ${info.loadAverageAtStart} at start, ${loadAverage()} at end`,
   );
   out.push(`${CONNECTIONS} connections, ${DURATION} s per scenario (after a ${WARMUP_SECONDS} s warm-up), all on 127.0.0.1`);
-  if (separated) out.push(separated.description);
+  if (apiApart) out.push(apiApart.description);
   out.push(`API memory settings (docker/Dockerfile's, or BENCH_NODE_FLAGS): ${api.memorySettings}`);
   if (newcomer) {
     out.push(

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { placeApi } from './api-apart.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -142,6 +143,7 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect =
     // What a mode of the bench adds (tracing.js: the OTLP variables).
     ...env,
   }, logFile);
+  placeApi(proc.child.pid);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(proc, `${url}/health/ready`, 120_000);
