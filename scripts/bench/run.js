@@ -37,7 +37,7 @@ import { explainReadPath } from './explain.js';
 import { buildScenarios } from './scenarios.js';
 import { BIG_PRODUCTS, busyRange, seed } from './seed.js';
 import { placeApiApart } from './api-apart.js';
-import { startApi, startBare } from './servers.js';
+import { startApi, startBare, stopAll } from './servers.js';
 
 const { values: options } = parseArgs({
   // pnpm 10 passes the `--` of `pnpm bench -- --duration=3` through to the script.
@@ -138,6 +138,8 @@ const main = async () => {
   log('creating the bench database and loading data…');
   const database = await createTestDatabase('bench');
   cleanups.push(() => database.drop());
+  // Before the database goes: the processes a part of the bench started and stops itself, when the run is interrupted.
+  cleanups.push(stopAll);
   const encryptionKey = randomBytes(32).toString('base64');
   const garages = await seed(database, encryptionKey, log);
   const { rows } = await database.handle.pool.query('show server_version');

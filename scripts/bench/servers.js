@@ -32,6 +32,12 @@ const prefixLines = (stream, prefix) => {
   });
 };
 
+/** Every process started and not yet exited, so that an interrupted run can stop them all. */
+const running = new Set();
+
+/** Stops every process this module started that is still running. */
+export const stopAll = () => Promise.all([...running].map((proc) => proc.stop()));
+
 /**
  * Starts `node <args>` with `env`. Its stderr is forwarded with a prefix; its stdout (the request log) goes to
  * `logFile` when given, as a log shipper would read it: relaying every line through this process would take CPU from
@@ -45,7 +51,7 @@ const startProcess = (name, args, env, logFile = null) => {
   else closeSync(stdout);
   prefixLines(child.stderr, `[${name}]`);
   const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }));
-  return {
+  const proc = {
     child,
     exited,
     async stop() {
@@ -57,6 +63,9 @@ const startProcess = (name, args, env, logFile = null) => {
       return result;
     },
   };
+  running.add(proc);
+  void exited.then(() => running.delete(proc));
+  return proc;
 };
 
 /** Polls `url` until it answers 200; fails if the process exits first or after `timeoutMs`. */
