@@ -6,31 +6,22 @@
 // the right to change the server's CPU affinity (root, or the server's own user). Postgres gets its CPUs back when
 // the bench ends.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { processesWhere } from './cpu.js';
 
 /** Every process of the Postgres server on this machine: the postmaster and the processes it forked. */
-const postgresPids = () =>
-  readdirSync('/proc').filter((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
-    try {
-      return readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres';
-    } catch {
-      return false;
-    }
-  });
+const postgresPids = () => processesWhere('comm', (name) => name.trim() === 'postgres');
 
 const cpuList = (pid) => /:\s*(\S+)\s*$/.exec(execFileSync('taskset', ['-c', '-p', pid], { encoding: 'utf8' }))?.[1];
 /** Every thread of the process, and what it starts from now on. */
-const setCpuList = (pid, list) => execFileSync('taskset', ['-a', '-c', '-p', list, String(pid)], { stdio: 'ignore' });
+export const setCpuList = (pid, list) => execFileSync('taskset', ['-a', '-c', '-p', list, String(pid)], { stdio: 'ignore' });
 
 const API_CPU = '0';
-let apart = false;
 
 /**
- * Moves the server's processes and this one (with every process it starts from now on) off CPU 0, which `placeApi`
- * then gives to each API started. Returns what to print of it and the undo, which gives every process of the server
- * its CPUs back (the backends forked meanwhile too: they inherited the postmaster's).
+ * Moves the server's processes and this one (with every process it starts from now on) off CPU 0, which `apiCpus`
+ * names for each API started (startApi's `cpus`). Returns that, what to print of it and the undo, which gives every
+ * process of the server its CPUs back (the backends forked meanwhile too: they inherited the postmaster's).
  */
 export const placeApiApart = () => {
   const count = cpus().length;
@@ -46,8 +37,8 @@ export const placeApiApart = () => {
     throw new Error(`--api-apart: cannot move the Postgres processes (${err instanceof Error ? err.message : String(err)}); run as root or as the server's user`);
   }
   setCpuList(process.pid, others);
-  apart = true;
   return {
+    apiCpus: API_CPU,
     description: `the APIs under test on CPU ${API_CPU} alone; Postgres, the load generator and the bare route on CPU ${others} (--api-apart)`,
     restore: () => {
       for (const pid of postgresPids()) {
@@ -61,7 +52,3 @@ export const placeApiApart = () => {
   };
 };
 
-/** Gives a started API its CPU, when the run keeps the APIs apart. */
-export const placeApi = (pid) => {
-  if (apart) setCpuList(pid, API_CPU);
-};

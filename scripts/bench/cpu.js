@@ -33,21 +33,24 @@ export const processCpuMs = (pid) => {
   }
 };
 
+/** The ids of the processes on this machine whose `/proc/<pid>/<file>` satisfies `test`; gone or unreadable ones are skipped. */
+export const processesWhere = (file, test) =>
+  readdirSync('/proc').filter((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      return test(readFileSync(`/proc/${entry}/${file}`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+
 /**
  * CPU of each Postgres backend serving `database` (its process title names it), in ms by pid: the database's share of
  * a request, apart from every other database on the server.
  */
 export const postgresCpuMs = (database) => {
   const byPid = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let title;
-    try {
-      title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
-    if (!title.startsWith('postgres:') || !title.includes(` ${database} `)) continue;
+  for (const entry of processesWhere('cmdline', (title) => title.startsWith('postgres:') && title.includes(` ${database} `))) {
     const ms = processCpuMs(entry);
     if (ms !== null) byPid.set(entry, ms);
   }

@@ -154,7 +154,7 @@ const main = async () => {
   // The API's request log: one line per request, kept only for the run.
   const apiLog = join(tmpdir(), `bench-api-${process.pid}.log`);
   cleanups.push(() => ['', '.off', '.on'].forEach((suffix) => rmSync(`${apiLog}${suffix}`, { force: true })));
-  const apiOptions = { databaseUrl: database.url, redisUrl, encryptionKey, logFile: apiLog };
+  const apiOptions = { databaseUrl: database.url, redisUrl, encryptionKey, logFile: apiLog, cpus: apiApart?.apiCpus ?? null };
   const api = await startApi({ ...apiOptions, inspect: profileDir !== null });
   cleanups.push(() => api.stop());
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { placeApi } from './api-apart.js';
+import { setCpuList } from './api-apart.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -131,7 +131,7 @@ const serviceEnv = (port, databaseUrl, encryptionKey) => ({
  * TRUST_PROXY names the loopback address: the lead scenario sends a distinct X-Forwarded-For per request so that the
  * per-IP limit of 5 leads a minute measures the endpoint rather than the limiter's 429s.
  */
-export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect = false, logFile, env = {}, asStarted = false }) => {
+export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect = false, logFile, env = {}, asStarted = false, cpus = null }) => {
   const port = await freePort();
   // The inspector, on loopback, lets the bench profile one scenario at a time (inspector.js).
   const inspectPort = inspect ? await freePort() : null;
@@ -152,7 +152,8 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect =
     // What a mode of the bench adds (tracing.js: the OTLP variables).
     ...env,
   }, logFile);
-  placeApi(proc.child.pid);
+  // `cpus`: the CPUs the API runs on alone (run.js, --api-apart).
+  if (cpus !== null) setCpuList(proc.child.pid, cpus);
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(proc, `${url}/health/ready`, 120_000);

@@ -57,6 +57,24 @@ t.test('items gathered during a write wait for a full batch; the rest waits for 
   t.same(batches, [[1, 2], [3, 4], [5]], 'flush writes the rest');
 });
 
+t.test('what is left of a batch is written by the interval, without a flush', async (t) => {
+  const batches: number[][] = [];
+  const w = makeBatchedWriter<number>({
+    write: async (batch) => {
+      batches.push(batch);
+    },
+    maxBuffered: 5,
+    batchSize: 2,
+    intervalMs: 20,
+    onDropped: () => {},
+    onFailed: () => {},
+  });
+  t.teardown(() => w.close());
+  w.add(1);
+  for (let waited = 0; batches.length === 0 && waited < 2000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.same(batches, [[1]]);
+});
+
 t.test('a full buffer drops new items and counts them; adding never throws or waits', async (t) => {
   const { w, counts } = writer(async () => {});
   // Added within one tick: no write can start in between.

@@ -72,9 +72,14 @@ runContract((t, { repos, handle }) => {
 
   t.test('a NUL or a lone surrogate in a record is stored as U+FFFD, and the rest of the batch with it', async (t) => {
     const id = randomUUID();
-    await log.append([record(id, { requestId: 'odd', path: '/api/public/fleet/a\u0000b\ud800' }), record(id, { requestId: 'plain' })]);
+    await log.append([
+      record(id, { requestId: 'odd', path: '/api/public/fleet/a\u0000b\ud800' }),
+      record(id, { requestId: 'low', path: '/api/public/fleet/\udfff' }),
+      record(id, { requestId: 'plain' }),
+    ]);
     const stored = await log.findByRequestId(id, 'live', 'odd');
     t.equal(stored?.path, '/api/public/fleet/a\uFFFDb\uFFFD');
+    t.equal((await log.findByRequestId(id, 'live', 'low'))?.path, '/api/public/fleet/\uFFFD', 'a lone low surrogate too');
     t.ok(await log.findByRequestId(id, 'live', 'plain'));
   });
 

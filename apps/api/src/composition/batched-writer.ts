@@ -45,14 +45,14 @@ export const makeBatchedWriter = <T>({ write, maxBuffered, batchSize, intervalMs
     }
   };
   /** Starts a drain unless one is under way, and resolves when the one running ends. */
-  const drained = (everything: boolean): Promise<void> =>
+  const startDrain = (everything: boolean): Promise<void> =>
     (writing ??= drain(everything).finally(() => {
       writing = null;
     }));
   const flush = async (): Promise<void> => {
     // A drain of full batches may be under way and leave a part of one: wait for it, then write the rest.
     while (writing !== null) await writing;
-    await drained(true);
+    await startDrain(true);
   };
 
   const timer = setInterval(() => void flush(), intervalMs);
@@ -70,7 +70,7 @@ export const makeBatchedWriter = <T>({ write, maxBuffered, batchSize, intervalMs
         // After the current request's work: the write starts once the caller's tick is done.
         setImmediate(() => {
           scheduled = false;
-          void drained(false);
+          void startDrain(false);
         });
       }
     },
