@@ -38,6 +38,7 @@ import { buildScenarios } from './scenarios.js';
 import { BIG_PRODUCTS, busyRange, seed } from './seed.js';
 import { placeApiApart } from './api-apart.js';
 import { startApi, startBare, stopAll } from './servers.js';
+import { fireWrk } from './wrk.js';
 
 const { values: options } = parseArgs({
   // pnpm 10 passes the `--` of `pnpm bench -- --duration=3` through to the script.
@@ -98,14 +99,17 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** Drives the scenario with autocannon, or with wrk where the scenario asks for it (`loadGenerator: 'wrk'`). */
 const fire = (scenario, duration) =>
-  autocannon({
-    url: scenario.url,
-    connections: CONNECTIONS,
-    duration,
-    requests: scenario.requests,
-    timeout: 10,
-  });
+  scenario.loadGenerator === 'wrk'
+    ? fireWrk({ url: scenario.url, requests: scenario.requests, connections: CONNECTIONS, duration })
+    : autocannon({
+        url: scenario.url,
+        connections: CONNECTIONS,
+        duration,
+        requests: scenario.requests,
+        timeout: 10,
+      });
 
 /** One measured run, with the CPU time the server (and, for the API, its Postgres backends) spent per request. */
 const measure = async (scenario, server, database) => {
