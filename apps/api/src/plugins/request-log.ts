@@ -22,13 +22,15 @@ export const queryParameterNames = (url: string): string[] => {
   return [...names];
 };
 
+const NO_ERROR = { body: null, code: null } as const;
+
 const errorBodyOf = (text: string | null): { body: unknown; code: string | null } => {
-  if (text === null) return { body: null, code: null };
+  if (text === null) return NO_ERROR;
   try {
     const body = JSON.parse(text) as { code?: unknown };
     return { body, code: typeof body.code === 'string' ? body.code : null };
   } catch {
-    return { body: null, code: null };
+    return NO_ERROR;
   }
 };
 

@@ -1,5 +1,5 @@
 import { isUuid, type Mode, type NewRequestRecord, type RequestLog, type RequestRecord } from '@garage/domain';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, RequestLogTable } from '../schema.js';
 
 /**
@@ -88,11 +88,14 @@ const toRecord = (row: Selectable<RequestLogTable>): RequestRecord => ({
 
 /** The request log in Postgres (docs/reference/contract.md §10): one multi-row insert per batch. */
 export const makeRequestLog = (db: Kysely<Database>): PostgresRequestLog => {
+  // The batch travels as one JSON document that Postgres turns into rows: for the API process that writes it, the
+  // rows joined, the cheapest way to send a batch of rows (a parameter per value costs several times more to build).
+  // The statement never changes: compiled once, not per batch, where compiling it was a third of the API's cost of a
+  // write.
+  const insert = sql`insert into request_log (${INSERT_COLUMNS}) select ${SELECTED_VALUES} from jsonb_array_elements(${'[]'}::jsonb) as r`.compile(db).sql;
   const appendEncoded = async (rows: readonly EncodedRequestRecord[]): Promise<void> => {
     if (rows.length === 0) return;
-    // The batch travels as one JSON document that Postgres turns into rows: for the API process that writes it, the
-    // rows joined, the cheapest way to send a batch of rows (a parameter per value costs several times more to build).
-    await sql`insert into request_log (${INSERT_COLUMNS}) select ${SELECTED_VALUES} from jsonb_array_elements(${`[${rows.join(',')}]`}::jsonb) as r`.execute(db);
+    await db.executeQuery(CompiledQuery.raw(insert, [`[${rows.join(',')}]`]));
   };
   return {
     appendEncoded,
