@@ -15,10 +15,10 @@ const MODES = [
  * pass over the slots takes one of their ten), and one scenario object serves both APIs, so no slice repeats a place.
  *
  * The cached page is driven by wrk. An API's CPU per request depends on its load: saturated, it serves several
- * requests per turn of its event loop and each costs less. With autocannon, which takes about as much CPU per request
- * as the API, the log's inserts took Postgres's share of two CPUs from the load generator: the API with the log was
- * left busy about 93 % of the time against 100 % without, and the comparison measured that difference in load along
- * with the log. wrk keeps both APIs saturated; the report prints how busy each was.
+ * requests per turn of its event loop and each costs less. autocannon, an event loop of its own at ~35 µs of CPU per
+ * page, fell behind when the log's inserts took Postgres's share of two CPUs from it: the API with the log was left
+ * busy about 93 % of the time against 100 % without, and the comparison measured that difference in load along with
+ * the log. wrk (~13 µs a page, mostly the kernel's) keeps both APIs saturated; the report prints how busy each was.
  */
 const SCENARIOS = [
   { name: 'products limit=100', slices: 4, loadGenerator: 'wrk' },
