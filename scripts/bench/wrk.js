@@ -19,7 +19,8 @@ const luaString = (value) => {
 /** A script sending `requests` in turn, and printing the counts the result needs once the run ends. */
 const script = (requests, host) => {
   const formatted = requests.map(({ method, path, headers = {} }) => {
-    const fields = Object.entries({ host, ...headers }).map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`);
+    // `Host` spelled so: wrk.format adds its own unless the table has that key.
+    const fields = Object.entries({ Host: host, ...headers }).map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`);
     return `  wrk.format(${luaString(method)}, ${luaString(path)}, { ${fields.join(', ')} }),`;
   });
   return [
