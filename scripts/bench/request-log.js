@@ -83,7 +83,7 @@ export const requestLogReport = (results, durationSeconds) => {
         postgres: postgresUs / Math.max(1, requests),
         rps: mean(runs.map((r) => r.result.requests.average)),
         // The share of the measured time the API spent on CPU: 1 when saturated.
-        busy: (cpuUs / Math.max(1, requests)) * (requests / (runs.length * durationSeconds)) / 1e6,
+        busy: cpuUs / (runs.length * durationSeconds * 1e6),
         booked: mean(runs.map((r) => (r.result.statusCodeStats?.['201']?.count ?? 0) / durationSeconds)),
         each: runs.map((r) => Math.round(r.serverUs ?? NaN)).join(', '),
       };

@@ -33,12 +33,11 @@ export interface RequestRecorderOptions {
  */
 export default fp(
   async (app: FastifyInstance, { enabled, flushIntervalMs = REQUEST_LOG_FLUSH_MS }: RequestRecorderOptions) => {
-    const log = makeRequestLog(app.storage.handle.db);
-
     if (!enabled) {
       app.decorate('requestRecorder', null);
       return;
     }
+    const log = makeRequestLog(app.storage.handle.db);
     const registers = [app.metrics.registry];
     const dropped = new Counter({
       name: 'request_log_dropped_total',

@@ -85,6 +85,8 @@ const makeApiUseCases = (
   // Lists, items and availability may read a replica (DATABASE_READ_URL); writes and transactions use the primary.
   const replica = makeRepositories(reads.db);
   const rendered = makeRenderedLists(reads.db);
+  // The request log reads the primary, where the recorder writes.
+  const requestLog = makeRequestLog(db);
   const availability = batchedCalendarReads(replica.availability);
   const uow = makeUnitOfWork(db, {
     onStatisticsNotRefreshed: (err, tables) => log.warn({ err, tables }, 'planner statistics not refreshed after a bulk write; autovacuum will refresh them'),
@@ -140,9 +142,8 @@ const makeApiUseCases = (
     listIntegrationDeliveries: makeListIntegrationDeliveries({ feed: makeWebhookFeed(db), cursors }),
     listIntegrationEvents: makeListIntegrationEvents({ feed: makeWebhookFeed(db), cursors }),
     retryDelivery: makeRetryDelivery({ queue: makeDeliveryQueue(db), feed: makeWebhookFeed(db), clock }),
-    // The request log reads the primary, where the recorder writes.
-    listRequests: makeListRequests({ log: makeRequestLog(db), cursors }),
-    getRequest: makeGetRequest({ log: makeRequestLog(db) }),
+    listRequests: makeListRequests({ log: requestLog, cursors }),
+    getRequest: makeGetRequest({ log: requestLog }),
     // The sandbox's test helpers: the use cases the admin CLI calls, scoped by the test key's garage.
     createQuote: makeCreateQuote({ uow, clock }),
     setAppointmentStatus: makeSetAppointmentStatus({ uow, clock, localTime }),
