@@ -1,5 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { queryByCallback } from './pg-query.js';
 
 /**
  * A query that failed because its connection could not be had or was lost, not because the server refused it (a
@@ -80,10 +81,11 @@ export const observePool = (pool: pg.Pool, errors: ConnectionErrors): PostgresPo
     let wrapper = wrappers.get(client);
     if (!wrapper) {
       wrapper = {
-        query: ((...args: Parameters<pg.PoolClient['query']>) => {
-          const result = (client.query as (...a: unknown[]) => unknown)(...args);
-          return result instanceof Promise ? result.catch(failed(client)) : result;
-        }) as PostgresPoolClient['query'],
+        // A cursor (Kysely's streaming) is a submittable, answered by pg as it is.
+        query: ((first: unknown, parameters?: readonly unknown[]) =>
+          typeof first === 'string'
+            ? queryByCallback(client, first, parameters).catch(failed(client))
+            : (client.query as (cursor: unknown) => unknown)(first)) as PostgresPoolClient['query'],
         release: (destroy?: boolean) => client.release(destroy),
       };
       wrappers.set(client, wrapper);

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { columnTypes, pgliteParsers } from './column-types.js';
 import { makeConnectionErrors, observePool, type ConnectionErrorListener, type ConnectionErrors } from './connection-failures.js';
+import { queryByCallback } from './pg-query.js';
 
 export type Db = Kysely<Database>;
 
@@ -69,7 +70,7 @@ const listenOn = async (
     });
     client = next;
     await next.connect();
-    await next.query(`listen ${pg.escapeIdentifier(channel)}`);
+    await queryByCallback(next, `listen ${pg.escapeIdentifier(channel)}`);
     listening = true;
   };
   const reconnect = async (first = false) => {
