@@ -13,3 +13,4 @@ export { makeRenderedLists, type RenderedList, type RenderedLists } from './list
 export { renderListItemsAgain } from './list-items/render-again.js';
 export * from './request-log/request-log.js';
 export * from './portal/portal-store.js';
+export { queryByCallback } from './pg-query.js';
