@@ -27,6 +27,7 @@ const open = async (env: CliEnvironment, warn: (text: string) => void): Promise<
       encryptionKey: config.encryptionKey ?? undefined,
       previousEncryptionKeys: config.previousEncryptionKeys,
       logger: { warn: (message) => warn(`warning: ${message}\n`) },
+      pool: { namedStatements: config.databaseNamedStatements },
     });
   } catch (err) {
     // Nothing is connected yet: what fails here is the configuration (a missing or malformed key, a bad directory).

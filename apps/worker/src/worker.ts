@@ -29,7 +29,7 @@ try {
 }
 
 const logger = createWorkerLogger(config.logLevel);
-const database = connectPostgres({ connectionString: config.databaseUrl, max: 4, applicationName: 'garage-worker' });
+const database = connectPostgres({ connectionString: config.databaseUrl, max: 4, applicationName: 'garage-worker', namedStatements: config.databaseNamedStatements });
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });
 registerDatabaseConnectionMetrics(registry, logger).watch(database, 'primary');

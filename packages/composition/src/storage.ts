@@ -14,7 +14,7 @@ export interface StorageOptions {
   previousEncryptionKeys?: string[];
   logger: { warn(msg: string): void };
   /** Pool size and statement timeout of a Postgres connection (defaults of `connectPostgres`). */
-  pool?: { max?: number; statementTimeoutMillis?: number };
+  pool?: { max?: number; statementTimeoutMillis?: number; namedStatements?: boolean };
 }
 
 export interface Storage {

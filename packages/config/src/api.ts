@@ -66,6 +66,8 @@ export interface Config {
   databaseReadUrl: string | null;
   /** Postgres connections of this process at most (per database: the primary, and the replica if any). */
   databasePoolMax: number;
+  /** Statements named per connection (`DATABASE_NAMED_STATEMENTS`): off behind a pooler that cannot keep them. */
+  databaseNamedStatements: boolean;
   /** A statement running longer is cancelled, and its request answered 503 UNAVAILABLE rather than left hanging. */
   databaseStatementTimeoutMs: number;
   /** On SIGTERM, how long readiness answers 503 while requests are still served, before the listener closes. */
@@ -175,6 +177,7 @@ export const loadApiConfig = (env: Environment = process.env): Config => {
     migrateOnStart: parsed.MIGRATE_ON_START === 'true',
     databaseReadUrl: parsed.DATABASE_READ_URL ?? null,
     databasePoolMax: Number(parsed.DATABASE_POOL_MAX),
+    databaseNamedStatements: parsed.DATABASE_NAMED_STATEMENTS === 'on',
     databaseStatementTimeoutMs: Number(parsed.DATABASE_STATEMENT_TIMEOUT_MS),
     shutdownDelayMs: Number(parsed.SHUTDOWN_DELAY_MS),
     publicCacheMaxAgeSeconds,

@@ -6,6 +6,7 @@ import { readEnv, type Environment } from './read-env.js';
 /** The admin CLI reads the database settings of the API, so that `pnpm cli` and `pnpm start` see the same data. */
 const CliEnv = Type.Object({
   DATABASE_URL: sharedFields.DATABASE_URL,
+  DATABASE_NAMED_STATEMENTS: sharedFields.DATABASE_NAMED_STATEMENTS,
   PGLITE_DIR: sharedFields.PGLITE_DIR,
   ENCRYPTION_KEY: sharedFields.ENCRYPTION_KEY,
   ENCRYPTION_KEY_PREVIOUS: sharedFields.ENCRYPTION_KEY_PREVIOUS,
@@ -16,6 +17,7 @@ const CliEnv = Type.Object({
 
 export interface CliConfig {
   databaseUrl: string | null;
+  databaseNamedStatements: boolean;
   pgliteDir: string;
   /** Checked here; the database layer requires it with DATABASE_URL and generates one in embedded mode. */
   encryptionKey: string | null;
@@ -33,6 +35,7 @@ export const loadCliConfig = (env: Environment = process.env): CliConfig => {
   previousKeysOf(parsed.ENCRYPTION_KEY_PREVIOUS);
   return {
     databaseUrl: parsed.DATABASE_URL ?? null,
+    databaseNamedStatements: parsed.DATABASE_NAMED_STATEMENTS === 'on',
     pgliteDir: parsed.PGLITE_DIR,
     encryptionKey: parsed.ENCRYPTION_KEY?.trim() ?? null,
     previousEncryptionKeys: (parsed.ENCRYPTION_KEY_PREVIOUS ?? '').split(',').map((part) => part.trim()).filter(Boolean),

@@ -23,6 +23,7 @@ export const sharedFields = {
   WEBHOOK_ALLOWED_NETWORKS: Type.Optional(
     Type.String({ description: 'a comma-separated list of CIDR ranges such as 127.0.0.0/8,10.20.0.0/16' }),
   ),
+  DATABASE_NAMED_STATEMENTS: Type.Enum(['on', 'off'], { default: 'on', description: 'on or off' }),
 };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

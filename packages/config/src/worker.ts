@@ -8,6 +8,7 @@ import { retentionFields, retentionOf } from './retention.js';
 /** The dedicated webhook worker's environment (docs/reference/contract.md §6). */
 const WorkerEnv = Type.Object({
   DATABASE_URL: sharedFields.DATABASE_URL,
+  DATABASE_NAMED_STATEMENTS: sharedFields.DATABASE_NAMED_STATEMENTS,
   ENCRYPTION_KEY: sharedFields.ENCRYPTION_KEY,
   ENCRYPTION_KEY_PREVIOUS: sharedFields.ENCRYPTION_KEY_PREVIOUS,
   LOG_LEVEL: sharedFields.LOG_LEVEL,
@@ -23,6 +24,7 @@ const WorkerEnv = Type.Object({
 
 export interface WorkerConfig {
   databaseUrl: string;
+  databaseNamedStatements: boolean;
   /** The active key first, then former ones (the order `makeSecretBox` expects). */
   encryptionKeys: EncryptionKey[];
   schedule: RetrySchedule;
@@ -56,6 +58,7 @@ export const loadWorkerConfig = (env: Environment = process.env): WorkerConfig =
   }
   return {
     databaseUrl: parsed.DATABASE_URL,
+    databaseNamedStatements: parsed.DATABASE_NAMED_STATEMENTS === 'on',
     encryptionKeys: [encryptionKeyOf(parsed.ENCRYPTION_KEY), ...previousKeysOf(parsed.ENCRYPTION_KEY_PREVIOUS)],
     schedule: retryScheduleOf(parsed.WEBHOOK_RETRY_SCHEDULE),
     allowedNetworks: allowedNetworksOf(parsed.WEBHOOK_ALLOWED_NETWORKS),

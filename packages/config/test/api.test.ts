@@ -22,6 +22,7 @@ t.test('defaults', async (t) => {
     migrateOnStart: true,
     databaseReadUrl: null,
     databasePoolMax: 10,
+    databaseNamedStatements: true,
     databaseStatementTimeoutMs: 5000,
     shutdownDelayMs: 0,
     publicCacheMaxAgeSeconds: null,
@@ -81,6 +82,12 @@ t.test('DATABASE_READ_URL: a replica beside the primary, never alone', async (t)
   t.equal(config.databaseReadUrl, 'postgres://replica/garage');
   rejects({ DATABASE_READ_URL: 'postgres://replica/garage' }, 'DATABASE_READ_URL', t);
   rejects({ DATABASE_URL: 'postgres://primary/garage', ENCRYPTION_KEY: KEY, DATABASE_READ_URL: 'mysql://replica' }, 'DATABASE_READ_URL', t);
+});
+
+t.test('named statements: on unless a pooler in front of Postgres cannot keep them', async (t) => {
+  t.equal(loadConfig({}).databaseNamedStatements, true);
+  t.equal(loadConfig({ DATABASE_NAMED_STATEMENTS: 'off' }).databaseNamedStatements, false);
+  rejects({ DATABASE_NAMED_STATEMENTS: 'false' }, 'DATABASE_NAMED_STATEMENTS', t);
 });
 
 t.test('pool size, statement timeout and shutdown delay', async (t) => {

@@ -7,6 +7,7 @@ const key = randomBytes(32).toString('base64');
 t.test('the CLI reads the database settings of the API, with the same defaults', async (t) => {
   t.same(loadCliConfig({}), {
     databaseUrl: null,
+    databaseNamedStatements: true,
     pgliteDir: '.data/pglite',
     encryptionKey: null,
     previousEncryptionKeys: [],
@@ -21,9 +22,11 @@ t.test('the CLI reads the database settings of the API, with the same defaults',
       PGLITE_DIR: '',
       WEBHOOK_ALLOWED_NETWORKS: '10.20.0.0/16',
       PUBLIC_URL: 'https://api.example.com',
+      DATABASE_NAMED_STATEMENTS: 'off',
     }),
     {
       databaseUrl: 'postgres://db/garage',
+      databaseNamedStatements: false,
       pgliteDir: '.data/pglite',
       encryptionKey: key,
       previousEncryptionKeys: [key],

@@ -8,6 +8,8 @@ const valid = { DATABASE_URL: 'postgres://u@db/garage', ENCRYPTION_KEY: key };
 t.test('a valid environment gives the settings, with defaults', async (t) => {
   const config = loadWorkerConfig(valid);
   t.equal(config.databaseUrl, 'postgres://u@db/garage');
+  t.equal(config.databaseNamedStatements, true);
+  t.equal(loadWorkerConfig({ ...valid, DATABASE_NAMED_STATEMENTS: 'off' }).databaseNamedStatements, false, 'off behind a pooler that cannot keep them');
   t.equal(config.logLevel, 'info');
   t.same(config.schedule, [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
   t.equal(config.encryptionKeys.length, 1);

@@ -1,6 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import { queryByCallback } from './pg-query.js';
+import { isStaleStatement, makeStatementNames, queryByCallback } from './pg-query.js';
 
 /**
  * A query that failed because its connection could not be had or was lost, not because the server refused it (a
@@ -46,6 +46,33 @@ export const makeConnectionErrors = (): ConnectionErrors => {
   };
 };
 
+/** The statements Kysely opens and ends a transaction with (a savepoint's `rollback to` ends none). */
+const TRANSACTION_BEGINS = /^(begin|start transaction)\b/i;
+const TRANSACTION_ENDS = /^(commit|rollback)$/i;
+
+/**
+ * One connection's statements, each named from its second run (`makeStatementNames`). A named statement that went
+ * stale (`isStaleStatement`: a migration of the next release added a column it reads) makes the connection forget
+ * every name, so that each statement is parsed again; outside a transaction the failed one runs again at once,
+ * inside one the error ends the transaction, and the unit of work runs its work again (repositories/index.ts).
+ */
+const runNamed = (client: pg.ClientBase) => {
+  const names = makeStatementNames();
+  let inTransaction = false;
+  return (text: string, parameters?: readonly unknown[]): Promise<pg.QueryResult> => {
+    if (TRANSACTION_BEGINS.test(text)) inTransaction = true;
+    else if (TRANSACTION_ENDS.test(text)) inTransaction = false;
+    const name = names.nameOf(text);
+    if (name === undefined) return queryByCallback(client, text, parameters);
+    return queryByCallback(client, text, parameters, name).catch((error: unknown) => {
+      if (!isStaleStatement(error)) throw error;
+      names.forget();
+      if (inTransaction) throw error;
+      return queryByCallback(client, text, parameters);
+    });
+  };
+};
+
 const hasSqlState = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code);
 
@@ -54,9 +81,10 @@ const hasSqlState = (error: unknown): boolean =>
  * told apart: opening a connection that fails, and a query that fails without a SQLSTATE on a connection that has
  * emitted `error`, reject with a `ConnectionFailure`. Every lost connection is reported to `errors`, once: pg emits an
  * idle connection's error on the pool, and one in use on the connection itself, where nothing else listens (without a
- * listener the process would crash).
+ * listener the process would crash). With `namedStatements` (the default), each connection names its statements from
+ * their second run (`runNamed`).
  */
-export const observePool = (pool: pg.Pool, errors: ConnectionErrors): PostgresPool => {
+export const observePool = (pool: pg.Pool, errors: ConnectionErrors, { namedStatements = true }: { namedStatements?: boolean } = {}): PostgresPool => {
   const inUse = new WeakSet<pg.PoolClient>();
   const lost = new WeakSet<pg.PoolClient>();
   pool.on('acquire', (client) => inUse.add(client));
@@ -80,11 +108,12 @@ export const observePool = (pool: pg.Pool, errors: ConnectionErrors): PostgresPo
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapper = wrappers.get(client);
     if (!wrapper) {
+      const run = namedStatements ? runNamed(client) : (text: string, parameters?: readonly unknown[]) => queryByCallback(client, text, parameters);
       wrapper = {
         // A cursor (Kysely's streaming) is a submittable, answered by pg as it is.
         query: ((first: unknown, parameters?: readonly unknown[]) =>
           typeof first === 'string'
-            ? queryByCallback(client, first, parameters).catch(failed(client))
+            ? run(first, parameters).catch(failed(client))
             : (client.query as (cursor: unknown) => unknown)(first)) as PostgresPoolClient['query'],
         release: (destroy?: boolean) => client.release(destroy),
       };

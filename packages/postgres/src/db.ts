@@ -15,6 +15,12 @@ export interface PostgresOptions {
   connectionTimeoutMillis?: number;
   statementTimeoutMillis?: number;
   applicationName?: string;
+  /**
+   * Statements named per connection, so that Postgres parses and plans each once (the default). Off behind a pooler
+   * that cannot keep them, such as PgBouncer in transaction mode before 1.21 or without `max_prepared_statements`
+   * (docs/operators/deployment.md, "Sizing").
+   */
+  namedStatements?: boolean;
 }
 
 export interface DatabaseHandle {
@@ -105,7 +111,7 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
     types: columnTypes,
   });
   const errors = makeConnectionErrors();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: observePool(pool, errors), controlClient: pg.Client }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: observePool(pool, errors, { namedStatements: options.namedStatements ?? true }), controlClient: pg.Client }) });
   return {
     db,
     kind: 'postgres',

@@ -25,6 +25,7 @@ const openReplica = (app: FastifyInstance, config: Config, url: string, connecti
     max: config.databasePoolMax,
     statementTimeoutMillis: config.databaseStatementTimeoutMs,
     applicationName: 'garage-api-reads',
+    namedStatements: config.databaseNamedStatements,
   });
   connections.watch(replica, 'replica');
   app.addHook('onClose', () => replica.close());
@@ -43,7 +44,7 @@ export default fp(
       encryptionKey: config.encryptionKey ?? undefined,
       previousEncryptionKeys: config.previousEncryptionKeys,
       logger: { warn: (msg) => app.log.warn(msg) },
-      pool: { max: config.databasePoolMax, statementTimeoutMillis: config.databaseStatementTimeoutMs },
+      pool: { max: config.databasePoolMax, statementTimeoutMillis: config.databaseStatementTimeoutMs, namedStatements: config.databaseNamedStatements },
     });
     app.addHook('onClose', () => storage.handle.close());
     const connections = registerDatabaseConnectionMetrics(app.metrics.registry, app.log);

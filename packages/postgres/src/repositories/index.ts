@@ -1,6 +1,7 @@
 import type { Repositories, Transaction as DomainTransaction, UnitOfWork } from '@garage/domain';
 import type { Kysely, Transaction } from 'kysely';
 import { isTransactionConflict, toDomainError, withErrorMapping } from '../errors.js';
+import { isStaleStatement } from '../pg-query.js';
 import { makeIdempotencyStore } from '../idempotency-store.js';
 import type { Database } from '../schema.js';
 import { makeBulkWrites, refreshPlannerStatistics, type BulkWrites } from '../statistics.js';
@@ -58,7 +59,9 @@ const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): Do
  *
  * A transaction Postgres aborts as a deadlock's victim (a sandbox reset and a booking of that sandbox can wait on each
  * other's day and garage locks) is run again, at most `CONFLICT_ATTEMPTS` times in all: its work touches nothing but
- * the transaction, so running it again is safe, and the caller sees the answer of the run that committed.
+ * the transaction, so running it again is safe, and the caller sees the answer of the run that committed. So is one
+ * that a stale named statement ended (`isStaleStatement`: the next release's migration added a column the statement
+ * reads), whose connection then names its statements anew.
  *
  * Once a transaction that wrote in bulk (an import, a stock batch) has committed, `run` refreshes the statistics of
  * the tables it wrote before it resolves: a connector syncing right after an import gets the plans the new rows call
@@ -90,7 +93,7 @@ export const makeUnitOfWork = (db: Kysely<Database>, { onStatisticsNotRefreshed 
           .execute((trx) => work(makeTransaction(trx, bulkWrites)));
         break;
       } catch (err) {
-        if (attempt < CONFLICT_ATTEMPTS && isTransactionConflict(err)) continue;
+        if (attempt < CONFLICT_ATTEMPTS && (isTransactionConflict(err) || isStaleStatement(err))) continue;
         // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
         throw toDomainError(err);
       }
