@@ -13,7 +13,7 @@ export interface StorageOptions {
   /** Former keys, kept to decrypt secrets written before a rotation; never used to encrypt. */
   previousEncryptionKeys?: string[];
   logger: { warn(msg: string): void };
-  /** Pool size and statement timeout of a Postgres connection (defaults of `connectPostgres`). */
+  /** Pool size, statement timeout and named statements of a Postgres connection (defaults of `connectPostgres`). */
   pool?: { max?: number; statementTimeoutMillis?: number; namedStatements?: boolean };
 }
 
