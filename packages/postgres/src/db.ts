@@ -111,7 +111,7 @@ export const connectPostgres = (options: PostgresOptions): DatabaseHandle => {
     types: columnTypes,
   });
   const errors = makeConnectionErrors();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: observePool(pool, errors, { namedStatements: options.namedStatements ?? true }), controlClient: pg.Client }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: observePool(pool, errors, { namedStatements: options.namedStatements }), controlClient: pg.Client }) });
   return {
     db,
     kind: 'postgres',

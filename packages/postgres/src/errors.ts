@@ -1,5 +1,6 @@
 import { DuplicateError, InvalidReferenceError, isDomainError, SandboxLimitError, UnavailableError, ValidationError } from '@garage/domain';
 import { ConnectionFailure } from './connection-failures.js';
+import { isStaleStatement } from './pg-query.js';
 
 /**
  * The one place where database failures become domain errors (docs/reference/contract.md §2): transports see only codes, and
@@ -52,6 +53,12 @@ const isUnavailable = (err: unknown): boolean =>
  */
 export const isTransactionConflict = (err: unknown): boolean =>
   chain(err).some((e) => e.code === '40P01' || e.code === '40001');
+
+/**
+ * A transaction whose work may run again as it is: a conflict Postgres aborted, or one a stale named statement ended
+ * (`isStaleStatement`), after which its connection names its statements anew. Nothing of either was written.
+ */
+export const mayRunAgain = (err: unknown): boolean => isTransactionConflict(err) || chain(err).some(isStaleStatement);
 
 const withCause = <E extends Error>(error: E, cause: unknown): E => Object.assign(error, { cause });
 

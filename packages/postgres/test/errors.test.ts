@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { Test } from 'tap';
 import { connectPostgres, type DatabaseHandle } from '../src/db.js';
-import { isTransactionConflict, toDomainError, withErrorMapping } from '../src/errors.js';
+import { isTransactionConflict, mayRunAgain, toDomainError, withErrorMapping } from '../src/errors.js';
 import { ConnectionFailure, type ConnectionErrorSource } from '../src/connection-failures.js';
 import { makeRepositories, makeUnitOfWork } from '../src/repositories/index.js';
 import { backends, createTestDatabase } from '@garage/postgres/testing';
@@ -167,6 +167,9 @@ t.test('a deadlock victim is run again by the unit of work; other failures are n
   t.ok(isTransactionConflict({ code: '40P01' }), 'deadlock_detected');
   t.ok(isTransactionConflict({ code: '40001' }), 'serialization_failure');
   t.notOk(isTransactionConflict({ code: '23505' }));
+  t.ok(mayRunAgain({ code: '40P01' }), 'a conflict may run again');
+  t.ok(mayRunAgain(new Error('wrapped', { cause: { code: '0A000', routine: 'RevalidateCachedQuery' } })), 'so may a stale named statement, wrapped or not');
+  t.notOk(mayRunAgain({ code: '0A000', routine: 'exec_bind_message' }), 'another unsupported feature may not');
   const database = await createTestDatabase('pgconflict');
   t.teardown(() => database.drop());
   const uow = makeUnitOfWork(database.handle.db);

@@ -1,7 +1,6 @@
 import type { Repositories, Transaction as DomainTransaction, UnitOfWork } from '@garage/domain';
 import type { Kysely, Transaction } from 'kysely';
-import { isTransactionConflict, toDomainError, withErrorMapping } from '../errors.js';
-import { isStaleStatement } from '../pg-query.js';
+import { mayRunAgain, toDomainError, withErrorMapping } from '../errors.js';
 import { makeIdempotencyStore } from '../idempotency-store.js';
 import type { Database } from '../schema.js';
 import { makeBulkWrites, refreshPlannerStatistics, type BulkWrites } from '../statistics.js';
@@ -93,7 +92,7 @@ export const makeUnitOfWork = (db: Kysely<Database>, { onStatisticsNotRefreshed 
           .execute((trx) => work(makeTransaction(trx, bulkWrites)));
         break;
       } catch (err) {
-        if (attempt < CONFLICT_ATTEMPTS && (isTransactionConflict(err) || isStaleStatement(err))) continue;
+        if (attempt < CONFLICT_ATTEMPTS && mayRunAgain(err)) continue;
         // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
         throw toDomainError(err);
       }
