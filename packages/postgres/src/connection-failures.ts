@@ -54,7 +54,7 @@ const TRANSACTION_ENDS = /^(commit|rollback)$/i;
  * One connection's statements, each named from its second run (`makeStatementNames`). A named statement that went
  * stale (`isStaleStatement`: a migration of the next release added a column it reads) makes the connection forget
  * every name, so that each statement is parsed again; outside a transaction the failed one runs again at once,
- * inside one the error ends the transaction, and the unit of work runs its work again (repositories/index.ts).
+ * inside one the error ends the transaction, and `inTransaction` runs it again (transactions.ts).
  */
 const runNamed = (client: pg.ClientBase) => {
   const names = makeStatementNames();

@@ -3,6 +3,7 @@ import t, { type Test } from 'tap';
 import { connectPostgres, type DatabaseHandle } from '../src/db.js';
 import { MAX_NAMED_STATEMENTS } from '../src/pg-query.js';
 import { makeUnitOfWork } from '../src/repositories/index.js';
+import { inTransaction } from '../src/transactions.js';
 import { createTestDatabase, insertGarage } from '@garage/postgres/testing';
 
 /** One connection, so that every statement below and the look at `pg_prepared_statements` share it. */
@@ -115,5 +116,24 @@ t.test('inside a unit of work, a stale named statement ends the transaction and 
   await sql`alter table garages add column added_by_next_release text`.execute(migration.db);
   runs = 0;
   t.same(await findTwice(), [garageId, garageId], 'the work answers as before');
+  t.equal(runs, 2, 'its first run ended at the stale statement, the second committed');
+});
+
+t.test('a transaction opened outside the unit of work (the delivery queue, erasures) runs again as well', async (t) => {
+  const { handle, migration } = await oneConnection(t);
+  await sql`create table notes (id int primary key)`.execute(handle.db);
+  await sql`insert into notes values (1)`.execute(handle.db);
+  let runs = 0;
+  const readTwice = () =>
+    inTransaction(handle.db, async (trx) => {
+      runs += 1;
+      const read = () => sql<Record<string, unknown>>`select * from notes where id = ${1}`.execute(trx);
+      return [(await read()).rows, (await read()).rows];
+    });
+  t.same(await readTwice(), [[{ id: 1 }], [{ id: 1 }]]);
+
+  await sql`alter table notes add column body text not null default 'added'`.execute(migration.db);
+  runs = 0;
+  t.same(await readTwice(), [[{ id: 1, body: 'added' }], [{ id: 1, body: 'added' }]], 'the work answers with the new column');
   t.equal(runs, 2, 'its first run ended at the stale statement, the second committed');
 });

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { inTransaction } from '../transactions.js';
 import { LIST_ITEM_TABLES } from './list-item-tables.js';
 
 /** Rows per batch: a batch locks these rows only, for the few milliseconds its update takes. */
@@ -22,7 +23,7 @@ interface Pending {
 export const renderListItemsAgain = async (db: Kysely<any>, { batchRows = BATCH_ROWS }: { batchRows?: number } = {}): Promise<number> => {
   let rendered = 0;
   for (;;) {
-    const batch = await db.transaction().execute(async (trx) => {
+    const batch = await inTransaction(db, async (trx) => {
       await sql`set local lock_timeout = '1s'`.execute(trx);
       const { rows } = await sql<Pending>`
         select generation, table_name, after_key::text as after_key from list_item_renders

@@ -11,6 +11,7 @@ import {
 import { sql, type Kysely } from 'kysely';
 import { withErrorMapping } from '../errors.js';
 import type { Database, Executor } from '../schema.js';
+import { inTransaction } from '../transactions.js';
 
 const iso = (date: Date): string => date.toISOString();
 /** Keeps an absent value absent: only what the person gave is replaced. */
@@ -172,5 +173,5 @@ export const makePersonalDataReader = (db: Kysely<Database>): PersonalDataReader
 
 /** Erasures in one transaction each (port `PersonalDataUnitOfWork`). */
 export const makePersonalDataUnitOfWork = (db: Kysely<Database>): PersonalDataUnitOfWork => ({
-  run: (work) => db.transaction().execute((trx) => work(withErrorMapping(eraserOn(trx)))),
+  run: (work) => inTransaction(db, (trx) => work(withErrorMapping(eraserOn(trx)))),
 });

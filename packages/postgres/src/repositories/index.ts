@@ -1,9 +1,10 @@
 import type { Repositories, Transaction as DomainTransaction, UnitOfWork } from '@garage/domain';
 import type { Kysely, Transaction } from 'kysely';
-import { mayRunAgain, toDomainError, withErrorMapping } from '../errors.js';
+import { toDomainError, withErrorMapping } from '../errors.js';
 import { makeIdempotencyStore } from '../idempotency-store.js';
 import type { Database } from '../schema.js';
 import { makeBulkWrites, refreshPlannerStatistics, type BulkWrites } from '../statistics.js';
+import { inTransaction } from '../transactions.js';
 import { makeOutbox } from '../webhooks/outbox.js';
 import { listOverlappingUnderLock, makeAppointmentReader, makeAppointmentRepository } from './appointment-repository.js';
 import { makeAvailabilityReader } from './availability-reader.js';
@@ -51,23 +52,6 @@ const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): Do
   sandboxes: withErrorMapping(makeSandboxStore(trx)),
 });
 
-/**
- * One transaction per `run`, in READ COMMITTED whatever the server default (the booking lock relies on it: each
- * statement after the lock sees what was committed before it was granted). `work` must use only the transaction it
- * is given: on PGlite, a query through the pool while a transaction is open waits for the one connection it holds.
- *
- * A transaction Postgres aborts as a deadlock's victim (a sandbox reset and a booking of that sandbox can wait on each
- * other's day and garage locks) is run again, at most `CONFLICT_ATTEMPTS` times in all: its work touches nothing but
- * the transaction, so running it again is safe, and the caller sees the answer of the run that committed. So is one
- * that a stale named statement ended (`isStaleStatement`: the next release's migration added a column the statement
- * reads), whose connection then names its statements anew.
- *
- * Once a transaction that wrote in bulk (an import, a stock batch) has committed, `run` refreshes the statistics of
- * the tables it wrote before it resolves: a connector syncing right after an import gets the plans the new rows call
- * for (docs/operators/performance.md, "Bulk writes and the planner").
- */
-const CONFLICT_ATTEMPTS = 3;
-
 export interface UnitOfWorkOptions {
   /**
    * Told when the statistics refresh after a committed bulk write fails (a statement timeout on a huge table): the
@@ -80,22 +64,28 @@ export interface UnitOfWorkOptions {
 const warnStatisticsNotRefreshed = (err: unknown, tables: readonly string[]) =>
   process.emitWarning(`planner statistics of ${tables.join(', ')} not refreshed after a bulk write (autovacuum will): ${err instanceof Error ? err.message : String(err)}`);
 
+/**
+ * One transaction per `run`, in READ COMMITTED whatever the server default (the booking lock relies on it: each
+ * statement after the lock sees what was committed before it was granted). `work` must use only the transaction it
+ * is given: on PGlite, a query through the pool while a transaction is open waits for the one connection it holds.
+ *
+ * A transaction Postgres aborts as a deadlock's victim (a sandbox reset and a booking of that sandbox can wait on each
+ * other's day and garage locks), or that a stale named statement ended, is run again (`inTransaction`): its work
+ * touches nothing but the transaction.
+ *
+ * Once a transaction that wrote in bulk (an import, a stock batch) has committed, `run` refreshes the statistics of
+ * the tables it wrote before it resolves: a connector syncing right after an import gets the plans the new rows call
+ * for (docs/operators/performance.md, "Bulk writes and the planner").
+ */
 export const makeUnitOfWork = (db: Kysely<Database>, { onStatisticsNotRefreshed = warnStatisticsNotRefreshed }: UnitOfWorkOptions = {}): UnitOfWork => ({
   async run(work) {
     const bulkWrites = makeBulkWrites();
     let result: Awaited<ReturnType<typeof work>>;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        result = await db
-          .transaction()
-          .setIsolationLevel('read committed')
-          .execute((trx) => work(makeTransaction(trx, bulkWrites)));
-        break;
-      } catch (err) {
-        if (attempt < CONFLICT_ATTEMPTS && mayRunAgain(err)) continue;
-        // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
-        throw toDomainError(err);
-      }
+    try {
+      result = await inTransaction(db, (trx) => work(makeTransaction(trx, bulkWrites)));
+    } catch (err) {
+      // begin and commit fail too (connection lost, deferred constraints), outside any repository method.
+      throw toDomainError(err);
     }
     // The work is committed whatever happens here: a refresh that fails is reported, not thrown, rather than report a
     // committed import as failed.

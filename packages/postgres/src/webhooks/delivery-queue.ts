@@ -1,6 +1,7 @@
 import { type ClaimedDelivery, type DeliveryQueue, isUuid } from '@garage/domain';
 import { sql, type Kysely } from 'kysely';
 import { withErrorMapping } from '../errors.js';
+import { inTransaction } from '../transactions.js';
 import { nowMs } from '../repositories/clocks.js';
 import { notifyOutbox } from './outbox-channel.js';
 import type { Database } from '../schema.js';
@@ -129,7 +130,7 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
     },
 
     async complete(delivery, attempt, outcome) {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         await trx
           .insertInto('webhook_attempts')
           .values({
@@ -171,7 +172,7 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
 
     async replayEvent(eventId, now) {
       if (!isUuid(eventId)) return null;
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const event = await trx.selectFrom('webhook_events').select('id').where('id', '=', eventId).executeTakeFirst();
         if (!event) return null;
         // `locked_until` is left alone: a delivery being sent right now stays with its worker until it is recorded.
@@ -189,7 +190,7 @@ export const makeDeliveryQueue = (db: Kysely<Database>): DeliveryQueue =>
 
     async retryDelivery(integrationId, deliveryId, now) {
       if (!isUuid(integrationId) || !isUuid(deliveryId)) return 'not_found';
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const found = await trx
           .selectFrom('webhook_deliveries as d')
           .innerJoin('integrations as i', 'i.id', 'd.integration_id')
