@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Kysely, PGliteDialect } from 'kysely';
 import pg from 'pg';
 import { connectPglite, connectPostgres, migrateToLatest, migrationsFingerprint, type Database, type DatabaseHandle } from '../index.js';
+import { queryByCallback } from '../pg-query.js';
 
 /** The server tests create their databases on: `TEST_DATABASE_URL`, or a local Postgres on its default port. */
 export const testDatabaseUrl = (): string => process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -54,7 +55,7 @@ const databaseUrl = (base: string, name: string): string => {
 const whenUnused = async (admin: pg.Client, statement: string): Promise<void> => {
   for (let attempt = 1; ; attempt++) {
     try {
-      await admin.query(statement);
+      await queryByCallback(admin, statement);
       return;
     } catch (error) {
       if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
@@ -75,13 +76,13 @@ const TEMPLATE_LOCK = 736_451_902;
 const ensureTemplate = async (base: string): Promise<string> => {
   const template = `garage_template_${await migrationsFingerprint()}`;
   return withAdmin(base, async (admin) => {
-    const exists = async () => ((await admin.query('select 1 from pg_database where datname = $1', [template])).rowCount ?? 0) > 0;
+    const exists = async () => ((await queryByCallback(admin, 'select 1 from pg_database where datname = $1', [template])).rowCount ?? 0) > 0;
     if (await exists()) return template;
-    await admin.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK]);
+    await queryByCallback(admin, 'select pg_advisory_lock($1)', [TEMPLATE_LOCK]);
     try {
       if (await exists()) return template;
       const scratch = `${template}_${randomBytes(4).toString('hex')}`;
-      await admin.query(`create database "${scratch}"`);
+      await queryByCallback(admin, `create database "${scratch}"`);
       const handle = connectPostgres({ connectionString: databaseUrl(base, scratch), max: 1 });
       try {
         await migrateToLatest(handle.db);
@@ -91,7 +92,7 @@ const ensureTemplate = async (base: string): Promise<string> => {
       await whenUnused(admin, `alter database "${scratch}" rename to "${template}"`);
       return template;
     } finally {
-      await admin.query('select pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
+      await queryByCallback(admin, 'select pg_advisory_unlock($1)', [TEMPLATE_LOCK]);
     }
   });
 };
@@ -113,7 +114,7 @@ export const createTestDatabase = async (prefix = 't'): Promise<TestDatabase> =>
     handle,
     drop: async () => {
       await handle.close();
-      await withAdmin(base, (admin) => admin.query(`drop database if exists "${name}" with (force)`));
+      await withAdmin(base, (admin) => queryByCallback(admin, `drop database if exists "${name}" with (force)`));
     },
   };
 };
