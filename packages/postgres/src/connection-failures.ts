@@ -58,16 +58,16 @@ const TRANSACTION_ENDS = /^(commit|rollback)$/i;
  */
 const runNamed = (client: pg.ClientBase) => {
   const names = makeStatementNames();
-  let inTransaction = false;
+  let transactionOpen = false;
   return (text: string, parameters?: readonly unknown[]): Promise<pg.QueryResult> => {
-    if (TRANSACTION_BEGINS.test(text)) inTransaction = true;
-    else if (TRANSACTION_ENDS.test(text)) inTransaction = false;
+    if (TRANSACTION_BEGINS.test(text)) transactionOpen = true;
+    else if (TRANSACTION_ENDS.test(text)) transactionOpen = false;
     const name = names.nameOf(text);
     if (name === undefined) return queryByCallback(client, text, parameters);
     return queryByCallback(client, text, parameters, name).catch((error: unknown) => {
       if (!isStaleStatement(error)) throw error;
       names.forget();
-      if (inTransaction) throw error;
+      if (transactionOpen) throw error;
       return queryByCallback(client, text, parameters);
     });
   };

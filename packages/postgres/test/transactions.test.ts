@@ -5,11 +5,8 @@ import { inTransaction, TRANSACTION_ATTEMPTS } from '../src/transactions.js';
 import { createTestDatabase } from '@garage/postgres/testing';
 
 const database = await createTestDatabase('transactions');
-const handle = connectPostgres({ connectionString: database.url, max: 2 });
-t.teardown(async () => {
-  await handle.close();
-  await database.drop();
-});
+const { handle } = database;
+t.teardown(() => database.drop());
 await sql`create table tallies (run int not null)`.execute(handle.db);
 
 /** A Postgres error as pg reports it: a SQLSTATE, no message to match on. */
