@@ -98,9 +98,9 @@ t.test('Dockerfile: the memory budget that pnpm bench measures, also in the Kube
   );
   // pnpm start: the image's young generation, and a floor under the old generation's limit (docs/operators/performance.md,
   // "Memory"). V8 takes the smaller of the initial size and half the maximum, so a larger initial size is no floor.
-  const flag = (flags: string[], name: string) => Number(new RegExp(`--${name}=(\\d+)`).exec(flags.join(' '))?.[1]);
-  const start = startScriptFlags();
-  t.equal(flag(start, 'max-semi-space-size'), flag(options.split(' '), 'max-semi-space-size'), "pnpm start's young generation is the image's");
+  const flag = (flags: string, name: string) => Number(new RegExp(`--${name}=(\\d+)`).exec(flags)?.[1]);
+  const start = startScriptFlags().join(' ');
+  t.equal(flag(start, 'max-semi-space-size'), flag(options, 'max-semi-space-size'), "pnpm start's young generation is the image's");
   const initial = flag(start, 'initial-old-space-size');
   t.ok(initial > 0 && initial * 2 <= flag(start, 'max-old-space-size'), "pnpm start's floor under the old generation's limit is at most half its maximum");
   const deployment = await readFile(app('../deploy/kubernetes/base/api-deployment.yaml'), 'utf8');
