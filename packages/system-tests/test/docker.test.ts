@@ -105,6 +105,13 @@ t.test('Dockerfile: the memory budget that pnpm bench measures, also in the Kube
   t.ok(initial > 0 && initial * 2 <= flag(start, 'max-old-space-size'), "pnpm start's floor under the old generation's limit is at most half its maximum");
   const deployment = await readFile(app('../deploy/kubernetes/base/api-deployment.yaml'), 'utf8');
   t.match(deployment, new RegExp(`name: NODE_OPTIONS\\s+value: ${options}\\n`), 'the Kubernetes API runs with the same budget');
+  // The operators' guides quote both budgets word for word, so a change to either shows here first.
+  const guide = async (name: string) => (await readFile(app(`../docs/operators/${name}`), 'utf8')).replace(/\s+/g, ' ');
+  const performance = await guide('performance.md');
+  t.ok(performance.includes(`\`pnpm start\` runs the API with \`${start}\``), "performance.md quotes pnpm start's flags");
+  t.ok(performance.includes(`\`node ${start} dist/main.js\``), 'performance.md gives the same flags for the image');
+  t.ok(performance.includes(`a tighter budget: \`${options}\``), "performance.md quotes the image's budget");
+  t.ok((await guide('deployment.md')).includes(`NODE_OPTIONS="${options}"`), "deployment.md quotes the image's budget");
 });
 
 t.test('Dockerfile: a numeric non-root user and a health check that needs no curl', async (t) => {
