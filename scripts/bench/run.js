@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createTestDatabase } from '../../packages/postgres/dist/testing/databases.js';
-import { postgresCpuDelta, postgresCpuMs, processCpuMs, processRssMiB } from './cpu.js';
+import { machineCpuMs, mainThreadCpuMs, postgresCpuDelta, postgresCpuMs, processCpuMs, processRssMiB } from './cpu.js';
 import { bookableSlots, documentedPaths, firstPage, listedVehicleIds, spreadOverDays, walkCursors } from './fixtures.js';
 import { connectInspector, profiled } from './inspector.js';
 import { summariseProfileDir } from './profile-summary.js';
@@ -111,19 +111,31 @@ const fire = (scenario, duration) =>
         timeout: 10,
       });
 
-/** One measured run, with the CPU time the server (and, for the API, its Postgres backends) spent per request. */
+/**
+ * One measured run, with the CPU time the server (all its threads, and its main thread alone) and, for the API, its
+ * Postgres backends spent per request, and the share of the machine's CPUs that were busy meanwhile.
+ */
 const measure = async (scenario, server, database) => {
-  const cpu = () => ({ server: processCpuMs(server.pid), postgres: database ? postgresCpuMs(database) : null });
+  const cpu = () => ({
+    server: processCpuMs(server.pid),
+    main: mainThreadCpuMs(server.pid),
+    postgres: database ? postgresCpuMs(database) : null,
+    machine: machineCpuMs(),
+  });
   const before = cpu();
   const result = await fire(scenario, DURATION);
   const after = cpu();
   const requests = Math.max(1, result.requests.total);
-  const serverMs = before.server === null || after.server === null ? null : after.server - before.server;
+  const delta = (key) => (before[key] === null || after[key] === null ? null : after[key] - before[key]);
+  const serverMs = delta('server');
+  const mainMs = delta('main');
   const postgresMs = before.postgres && after.postgres ? postgresCpuDelta(before.postgres, after.postgres) : null;
   return {
     scenario,
     result,
     serverUs: serverMs === null ? null : (serverMs * 1000) / requests,
+    mainThreadUs: mainMs === null ? null : (mainMs * 1000) / requests,
+    machineBusy: before.machine && after.machine ? (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total) : null,
     postgresUs: postgresMs === null ? null : (postgresMs * 1000) / requests,
   };
 };
@@ -268,7 +280,7 @@ const main = async () => {
   const bareRuns = results.filter((r) => r.scenario.baseline).map((r) => r.result.requests.average);
   const ceiling = bareRuns.reduce((a, b) => a + b, 0) / bareRuns.length;
   const unexpected = [];
-  const rowsOut = results.map(({ scenario, result, serverUs, postgresUs, rssMiB }) => {
+  const rowsOut = results.map(({ scenario, result, serverUs, mainThreadUs, postgresUs, machineBusy, rssMiB }) => {
     const statuses = Object.keys(result.statusCodeStats ?? {}).map(Number);
     const wrong = result.errors > 0 || result.timeouts > 0 || statuses.some((s) => !scenario.expect.includes(s));
     if (wrong) unexpected.push(scenario.name);
@@ -281,7 +293,9 @@ const main = async () => {
       ms(result.latency.p99),
       scenario.baseline ? '1.00' : (result.requests.average / ceiling).toFixed(2),
       serverUs === null ? '-' : Math.round(serverUs),
+      mainThreadUs === null ? '-' : Math.round(mainThreadUs),
       postgresUs === null ? '-' : Math.round(postgresUs),
+      machineBusy === null ? '-' : `${Math.round(machineBusy * 100)} %`,
       rssMiB === null || rssMiB === undefined ? '-' : Math.round(rssMiB),
       statusSummary(result),
     ];
@@ -311,7 +325,9 @@ const main = async () => {
         { title: 'p99 ms', right: true },
         { title: '× bare', right: true },
         { title: 'server CPU µs/req', right: true },
+        { title: 'of it main thread', right: true },
         { title: 'Postgres CPU µs/req', right: true },
+        { title: 'machine busy', right: true },
         { title: 'API RSS MiB after', right: true },
         { title: 'responses' },
       ],
