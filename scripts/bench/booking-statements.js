@@ -1,6 +1,7 @@
-// What each statement of a booking costs the client and Postgres: the booking's unit of work run through the
-// adapter's own repositories (Kysely, pg, the pool wrapper), without HTTP, on a garage of capacity 8 with a busy
-// month, once whole and once without each of its steps, the variants alternated in rounds. A step's cost is the
+// What each statement of the six-statement booking costs the client and Postgres (a booking is two statements since
+// 2026-11-28; this prices the steps that the one-statement write `book_if_room` replaced): that unit of work run
+// through the adapter's own repositories (Kysely, pg, the pool wrapper), without HTTP, on a garage of capacity 8 with a
+// busy month, once whole and once without each of its steps, the variants alternated in rounds. A step's cost is the
 // whole's minus the variant without it (docs/operators/performance.md, "Bookings").
 //
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node scripts/bench/booking-statements.js [--connections=32] [--rounds=3] [--seconds=3]

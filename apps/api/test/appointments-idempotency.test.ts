@@ -72,7 +72,7 @@ t.test('Idempotency-Key on POST /api/public/appointments (docs/reference/contrac
       for (let i = 0; i < 200; i += 1) {
         const { rows } = await pool.query<{ pid: number }>(
           `select pid from pg_stat_activity
-           where datname = current_database() and wait_event_type = 'Lock' and query ~ '^[[:space:]]*insert into "?appointments"? '`,
+           where datname = current_database() and wait_event_type = 'Lock' and query ~ '^[[:space:]]*select book_if_room\\('`,
         );
         if (rows[0]) return rows[0].pid;
         await sleep(25);
@@ -80,7 +80,8 @@ t.test('Idempotency-Key on POST /api/public/appointments (docs/reference/contrac
       throw new Error('the first request never reached the appointments table');
     };
 
-    // Hold the appointments table so that the first request stops at its insert, in flight, with its key claimed.
+    // Hold the appointments table so that the first request stops at its booking's write (its insert), in flight, with
+    // its key claimed.
     const holder = await pool.connect();
     t.teardown(() => holder.release());
     await holder.query('begin');

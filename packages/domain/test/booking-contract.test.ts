@@ -25,6 +25,7 @@ for (const c of bookingContract(async () => {
   };
   return {
     appointments: store.appointments,
+    bookings: store.repositories.bookings,
     availability: store.availabilityOver(garages),
     uow: store.uow,
     garageId: GARAGE,

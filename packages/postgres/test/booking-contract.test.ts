@@ -46,6 +46,7 @@ for (const backend of backends) {
         return {
           uow: makeUnitOfWork(db),
           appointments: makeRepositories(db).appointments,
+          bookings: makeRepositories(db).bookings,
           availability: makeRepositories(db).availability,
           garageId,
           integrationId: (await insertIntegration(db, garageId, { webhookUrl: null })).id,

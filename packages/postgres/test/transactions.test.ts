@@ -65,3 +65,69 @@ t.test('it runs in READ COMMITTED whatever the server default', async (t) => {
   const level = await inTransaction(fresh.db, async (trx) => (await sql<{ level: string }>`select current_setting('transaction_isolation') as level`.execute(trx)).rows[0]?.level);
   t.equal(level, 'read committed');
 });
+
+t.test("a booking's write on the pool, a transaction of its own, runs again after a deadlock", async (t) => {
+  const { makeRepositories } = await import('../src/repositories/index.js');
+  const { bookings } = makeRepositories(handle.db);
+  // The statement itself is the adapter's (booking-contract.test.ts); here its function is swapped for one that
+  // deadlocks on its first call, so that only the pool writer's answer to the abort is under test.
+  // A sequence counts the runs: a rolled-back run keeps the number it took.
+  await sql`create table booking_calls (n int)`.execute(handle.db);
+  await sql`create sequence booking_runs`.execute(handle.db);
+  t.teardown(async () => {
+    await sql`drop table booking_calls`.execute(handle.db);
+    await sql`drop sequence booking_runs`.execute(handle.db);
+  });
+  const request = {
+    lock: { garageId: '11111111-1111-4111-8111-111111111111', localDate: '2030-01-07' },
+    capacity: 1,
+    slotMinutes: 30,
+    slots: [new Date('2030-01-07T10:00:00Z')],
+    appointment: {
+      id: '22222222-2222-4222-8222-222222222222',
+      garageId: '11111111-1111-4111-8111-111111111111',
+      integrationId: '33333333-3333-4333-8333-333333333333',
+      startsAt: new Date('2030-01-07T10:00:00Z'),
+      endsAt: new Date('2030-01-07T10:30:00Z'),
+      durationMinutes: 30,
+      customer: { name: 'Jeanne Martin', email: null, phone: null },
+      vehicle: null,
+      productIds: [],
+      notes: null,
+      externalRef: null,
+      status: 'booked' as const,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+      cancelledAt: null,
+      cancellationReason: null,
+    },
+    event: { garageId: '11111111-1111-4111-8111-111111111111', type: 'appointment.created' as const, data: {} },
+  };
+  const original = (
+    await sql<{ definition: string }>`select pg_get_functiondef('book_if_room'::regproc) as definition`.execute(handle.db)
+  ).rows[0]?.definition;
+  t.teardown(async () => {
+    if (original) await sql.raw(original).execute(handle.db);
+  });
+  await sql
+    .raw(
+      `create or replace function book_if_room(
+         day date, garage uuid, earliest timestamptz, window_from timestamptz, window_to timestamptz,
+         capacity integer, slot_ms float8, slots float8[],
+         appointment_id uuid, integration uuid, starts timestamptz, ends timestamptz, duration integer, status text,
+         customer_name text, customer_email text, customer_phone text, vehicle jsonb, notes text, external_ref text,
+         stamped timestamptz, product_ids uuid[],
+         event_type text, payload jsonb, trace_parent text, audience text, channel text
+       ) returns boolean language plpgsql volatile as $$
+       begin
+         insert into booking_calls values (nextval('booking_runs'));
+         if currval('booking_runs') = 1 then
+           raise exception 'deadlock detected' using errcode = '40P01';
+         end if;
+         return true;
+       end $$`,
+    )
+    .execute(handle.db);
+  t.equal(await bookings.bookIfRoom(request), true, 'the second run answers');
+  t.same((await sql<{ n: number }>`select n from booking_calls`.execute(handle.db)).rows, [{ n: 2 }], 'two runs, and the first wrote nothing');
+});

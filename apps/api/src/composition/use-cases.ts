@@ -119,7 +119,8 @@ const makeApiUseCases = (
     submitLead: makeSubmitLead({ uow }),
     getQuote: makeGetQuote({ quotes: replica.quotes, clock }),
     decideQuote: makeDecideQuote({ uow, clock }),
-    bookAppointment: makeBookAppointment({ uow, clock, localTime }),
+    // A booking's write is one statement (BookingWriter): called alone it runs on the pool, with no transaction.
+    bookAppointment: makeBookAppointment({ repos, clock, localTime }),
     // Each day's starts are kept until its version, read with every request, moves: exact across instances.
     listAvailability: makeListAvailability({
       availability,

@@ -16,6 +16,9 @@ export interface AppointmentVehicle {
 export const APPOINTMENT_STATUSES = ['booked', 'confirmed', 'cancelled', 'completed', 'no_show'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 
+/** The status every appointment is booked with. */
+export const INITIAL_STATUS: AppointmentStatus = 'booked';
+
 export interface Appointment {
   id: string;
   garageId: string;

@@ -1,18 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import {
   completeCustomer,
   completeVehicle,
+  INITIAL_STATUS,
+  type Appointment,
   type AppointmentCustomer,
   type AppointmentVehicle,
 } from './appointment.js';
-import { InvalidReferenceError, NotFoundError, ValidationError } from '../kernel/errors.js';
+import { InvalidReferenceError, NotFoundError, SlotFullError, ValidationError } from '../kernel/errors.js';
 import type { Clock } from '../kernel/clock.port.js';
-import { transactional, type TransactionalUseCase } from '../kernel/transactional-use-case.js';
-import type { Work } from '../kernel/unit-of-work.port.js';
+import type { TransactionalUseCase } from '../kernel/transactional-use-case.js';
+import type { Repositories, Work } from '../kernel/unit-of-work.port.js';
 import { CONTACT_LIMITS, checkContact } from '../kernel/contact.js';
 import { isUuid } from '../kernel/ids.js';
 import { Checker, isRecord } from '../kernel/validation.js';
 import { appointmentEvent, appointmentView, type AppointmentView } from './appointment-view.js';
-import { ensureRoomUnderLock } from './capacity-rule.js';
 import { localDatesAround, type LocalTime } from './local-time.js';
 import { makeSlotModel } from './slot-model.js';
 import type { AppointmentWriteDeps } from './appointment-write-deps.js';
@@ -88,25 +90,38 @@ const checkFields = (cmd: BookAppointmentCommand, check: Checker): void => {
   check.string('/externalRef', cmd.externalRef, { optional: true, max: L.externalRef });
 };
 
+/** What a booking reads and writes: the garage and its closures, the products named, and the one write. */
+export type BookingPorts = Pick<Repositories, 'garages' | 'products' | 'bookings'>;
+
 /**
  * Books an appointment (docs/reference/contract.md §4.1). Order of the answers: 400 `VALIDATION_FAILED` (every field problem at
  * once), 400 `INVALID_REFERENCE`, 409 `DATES_UNAVAILABLE`, then under the booking lock 409 `SLOT_FULL` and 409
- * `DUPLICATE` (from the repository). One transaction: the reads, the lock of the appointment's garage and local date,
- * the insert and its `appointment.created` event commit together or not at all.
+ * `DUPLICATE`. The reads come first; the day's lock, the capacity check, the appointment and its
+ * `appointment.created` event are then one atomic write (`BookingWriter`), so a booking called alone needs no
+ * transaction of its own: `repos` serve it. Under an Idempotency-Key, its `work` runs the same steps in the
+ * transaction that commits the key's record with them.
  */
-export const makeBookAppointment = ({ uow, clock, localTime }: AppointmentWriteDeps): TransactionalUseCase<BookAppointmentCommand, AppointmentView> => transactional(uow, bookAppointmentWork(clock, localTime));
+export const makeBookAppointment = ({
+  repos,
+  clock,
+  localTime,
+}: Omit<AppointmentWriteDeps, 'uow'> & { repos: BookingPorts }): TransactionalUseCase<BookAppointmentCommand, AppointmentView> => {
+  const book = bookAppointment(clock, localTime);
+  return Object.assign((cmd: BookAppointmentCommand) => book(repos, cmd), {
+    work: (cmd: BookAppointmentCommand): Work<AppointmentView> => (tx) => book(tx, cmd),
+  });
+};
 
-const bookAppointmentWork =
+const bookAppointment =
   (clock: Clock, localTime: LocalTime) =>
-  (cmd: BookAppointmentCommand): Work<AppointmentView> =>
-  async (tx) => {
+  async (ports: BookingPorts, cmd: BookAppointmentCommand): Promise<AppointmentView> => {
     const { garageId, integrationId } = cmd.principal;
     // The garage and the closures of the days around the start, in one read: the start's local date needs the
-    // garage's zone, and every read is a round trip made while the transaction is open.
+    // garage's zone, and every read is a round trip.
     const around = localDatesAround(cmd.startsAt);
     const found = around
-      ? await tx.garages.findWithClosures(garageId, around.from, around.to)
-      : await tx.garages.findById(garageId).then((garage) => garage && { garage, closures: [] });
+      ? await ports.garages.findWithClosures(garageId, around.from, around.to)
+      : await ports.garages.findById(garageId).then((garage) => garage && { garage, closures: [], readAt: null });
     if (!found) throw new NotFoundError('Garage not found');
     const { garage } = found;
     const settings = garage.booking;
@@ -115,12 +130,13 @@ const bookAppointmentWork =
     const check = new Checker();
     const candidate = model.parse(cmd, check);
     checkFields(cmd, check);
-    if (candidate === null || check.details.length > 0) throw new ValidationError('Invalid appointment', check.details);
+    // A valid candidate always had a date to read around, and so the time of that read.
+    if (candidate === null || found.readAt === null || check.details.length > 0) throw new ValidationError('Invalid appointment', check.details);
 
     const requested = cmd.productIds ?? [];
     const productIds = [...new Set(requested)];
     if (productIds.length > 0) {
-      const existing = new Set(await tx.products.findExistingIds(garageId, productIds));
+      const existing = new Set(await ports.products.findExistingIds(garageId, productIds));
       const unknown = requested.flatMap((id, i) =>
         existing.has(id) ? [] : [{ path: `/productIds/${i}`, message: `${id} is not a product of this garage` }],
       );
@@ -128,15 +144,15 @@ const bookAppointmentWork =
     }
 
     const { localDate } = candidate;
-    // A valid candidate always had a date to read around; should its local date be outside, its closures are read.
+    // Should the candidate's local date be outside the days read, its closures are read.
     const closures =
       around && around.from <= localDate && localDate <= around.to
         ? found.closures
-        : await tx.garages.listClosures(garageId, localDate, localDate);
+        : await ports.garages.listClosures(garageId, localDate, localDate);
     const interval = model.resolve(candidate, closures);
 
-    await ensureRoomUnderLock(tx.bookingLocks, { garageId, localDate: interval.localDate }, settings, interval);
-    const appointment = await tx.appointments.create({
+    const appointment: Appointment = {
+      id: randomUUID(),
       garageId,
       integrationId,
       startsAt: interval.start,
@@ -147,7 +163,20 @@ const bookAppointmentWork =
       productIds,
       notes: cmd.notes ?? null,
       externalRef: cmd.externalRef ?? null,
+      status: INITIAL_STATUS,
+      createdAt: found.readAt,
+      updatedAt: found.readAt,
+      cancelledAt: null,
+      cancellationReason: null,
+    };
+    const booked = await ports.bookings.bookIfRoom({
+      lock: { garageId, localDate: interval.localDate },
+      capacity: settings.capacity,
+      slotMinutes: settings.slotMinutes,
+      slots: interval.slots,
+      appointment,
+      event: appointmentEvent('appointment.created', appointment, settings.timezone, localTime),
     });
-    await tx.outbox.enqueue(appointmentEvent('appointment.created', appointment, settings.timezone, localTime));
+    if (!booked) throw new SlotFullError();
     return appointmentView(appointment, settings.timezone, localTime);
   };

@@ -16,8 +16,9 @@ export interface GarageRepository {
   /** Closures overlapping the inclusive local-date range `[from, to]`. */
   listClosures(garageId: string, from: string, to: string): Promise<Closure[]>;
   /**
-   * `findById` and `listClosures` in one read: a booking needs both before it takes its lock, and each read is one more
-   * round trip of its open transaction.
+   * `findById` and `listClosures` in one read, with the store's clock when it read them (`readAt`, to the
+   * millisecond): a booking needs the garage and its closures before it writes, and stamps its appointment with
+   * `readAt`, as the writes of a transaction carry the time it began.
    */
-  findWithClosures(id: string, from: string, to: string): Promise<{ garage: Garage; closures: Closure[] } | null>;
+  findWithClosures(id: string, from: string, to: string): Promise<{ garage: Garage; closures: Closure[]; readAt: Date } | null>;
 }

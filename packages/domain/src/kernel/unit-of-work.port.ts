@@ -1,6 +1,7 @@
 import type { AppointmentReader, AppointmentRepository } from '../booking/appointment-repository.port.js';
 import type { AvailabilityReader } from '../booking/availability-reader.port.js';
 import type { BookingLocks } from '../booking/booking-lock.port.js';
+import type { BookingWriter } from '../booking/booking-writer.port.js';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port.js';
 import type { ProductReader, ProductRepository, StockReader, StockRepository } from '../catalog/catalog-repository.port.js';
 import type { GarageRepository } from '../garages/garage-repository.port.js';
@@ -24,6 +25,8 @@ export interface Repositories {
   quotes: QuoteReader;
   appointments: AppointmentReader;
   availability: AvailabilityReader;
+  /** A booking's lock, capacity check and writes, atomic in one step. */
+  bookings: BookingWriter;
 }
 
 /** Everything one unit of work may touch; it only exists inside `UnitOfWork.run`, and only for its duration. */

@@ -1,4 +1,5 @@
 import {
+  audienceOf,
   InvalidReferenceError,
   isUuid,
   MAX_DURATION_MINUTES,
@@ -9,9 +10,12 @@ import {
   type AppointmentVehicle,
   type BookedInterval,
   type BookingLockKey,
+  type BookingWriter,
 } from '@garage/domain';
 import { sql, type Selectable, type Transaction } from 'kysely';
 import type { AppointmentsTable, Database, Executor } from '../schema.js';
+import { OUTBOX_CHANNEL } from '../webhooks/outbox-channel.js';
+import { activeTraceParent } from '../webhooks/trace-context.js';
 
 type AppointmentRow = Selectable<AppointmentsTable>;
 
@@ -94,6 +98,28 @@ export const listOverlappingUnderLock = async (
       from booking_places_under_lock(${key.localDate}, ${placesArguments(key.garageId, from, to, excludeId)})`.execute(trx);
   return rows.map(toInterval);
 };
+
+/**
+ * `BookingWriter`: the function `book_if_room` (src/sql-rules/booking-days.ts), one statement that takes the day's
+ * lock, checks the capacity rule over the places held after it, and writes the appointment, its products and its
+ * event. On the pool it is a transaction of its own; bound to a transaction, it holds the lock until that one ends.
+ */
+export const makeBookingWriter = (db: Executor): BookingWriter => ({
+  async bookIfRoom({ lock, capacity, slotMinutes, slots, appointment: a, event }) {
+    if (!isUuid(lock.garageId) || !isUuid(a.integrationId)) throw new InvalidReferenceError('Unknown garage or integration');
+    if (!a.productIds.every(isUuid)) throw new InvalidReferenceError('Unknown product');
+    const slotMs = slotMinutes * 60_000;
+    const last = slots[slots.length - 1] ?? a.startsAt;
+    const { rows } = await sql<{ booked: boolean }>`
+      select book_if_room(${lock.localDate}::date, ${lock.garageId}, ${earliestStartOf(a.startsAt)}, ${a.startsAt}, ${new Date(last.getTime() + slotMs)},
+        ${capacity}, ${slotMs}, ${slots.map((slot) => slot.getTime())}::float8[],
+        ${a.id}, ${a.integrationId}, ${a.startsAt}, ${a.endsAt}, ${a.durationMinutes}, ${a.status},
+        ${a.customer.name}, ${a.customer.email ?? null}, ${a.customer.phone ?? null}, ${a.vehicle === null ? null : JSON.stringify(a.vehicle)},
+        ${a.notes}, ${a.externalRef}, ${a.createdAt}, ${a.productIds}::uuid[],
+        ${event.type}, ${JSON.stringify(event.data)}, ${activeTraceParent()}, ${audienceOf(event.type)}, ${OUTBOX_CHANNEL}) as booked`.execute(db);
+    return rows[0]?.booked === true;
+  },
+});
 
 export const makeAppointmentReader = (db: Executor): AppointmentReader => ({
   async listOverlapping(garageId, from, to, excludeId) {

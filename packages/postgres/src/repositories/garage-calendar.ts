@@ -31,9 +31,13 @@ export const calendarsStatement = (queries: readonly CalendarQuery[]) => sql<Cal
                 ${queries.map((q) => q.dates?.to ?? null)}::date[]) with ordinality as q(garage, first_date, last_date, ordinal),
          lateral garage_calendar(q.garage, q.first_date, q.last_date) as c`;
 
-/** One garage's calendar: the same function called alone, planned once per connection with its parameters. */
+/**
+ * One garage's calendar: the same function called alone, planned once per connection with its parameters, with the
+ * statement's time to the millisecond (`read_at`), which a booking stamps its appointment with.
+ */
 export const calendarStatement = (garageId: string, from: string, to: string) =>
-  sql<CalendarColumns>`select (c.garage_row).*, c.closures, c.versions from garage_calendar(${garageId}, ${from}::date, ${to}::date) c`;
+  sql<CalendarColumns & { read_at: Date }>`select (c.garage_row).*, c.closures, c.versions, date_trunc('milliseconds', now()) as read_at
+    from garage_calendar(${garageId}, ${from}::date, ${to}::date) c`;
 
 /** A row of either statement, or null when it names no garage. */
 export const toGarageCalendar = (row: CalendarColumns): GarageCalendar | null => {

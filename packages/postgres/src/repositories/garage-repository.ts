@@ -58,8 +58,10 @@ export const makeGarageRepository = (db: Executor): GarageRepository => ({
     if (!isUuid(id)) return null;
     // In one round trip, through the function availability reads by (its plans are kept per connection).
     const [row] = (await calendarStatement(id, from, to).execute(db)).rows;
-    const calendar = row ? toGarageCalendar(row) : null;
-    return calendar && { garage: calendar.garage, closures: calendar.closures };
+    if (!row) return null;
+    const { read_at: readAt, ...columns } = row;
+    const calendar = toGarageCalendar(columns);
+    return calendar && { garage: calendar.garage, closures: calendar.closures, readAt };
   },
 
   async listClosures(garageId, from, to) {

@@ -1,12 +1,12 @@
-import type { Repositories, Transaction as DomainTransaction, UnitOfWork } from '@garage/domain';
+import type { BookingWriter, Repositories, Transaction as DomainTransaction, UnitOfWork } from '@garage/domain';
 import type { Kysely, Transaction } from 'kysely';
 import { toDomainError, withErrorMapping } from '../errors.js';
 import { makeIdempotencyStore } from '../idempotency-store.js';
 import type { Database } from '../schema.js';
 import { makeBulkWrites, refreshPlannerStatistics, type BulkWrites } from '../statistics.js';
-import { inTransaction } from '../transactions.js';
+import { inTransaction, runningAgain } from '../transactions.js';
 import { makeOutbox } from '../webhooks/outbox.js';
-import { listOverlappingUnderLock, makeAppointmentReader, makeAppointmentRepository } from './appointment-repository.js';
+import { listOverlappingUnderLock, makeAppointmentReader, makeAppointmentRepository, makeBookingWriter } from './appointment-repository.js';
 import { makeAvailabilityReader } from './availability-reader.js';
 import { makeGarageRepository } from './garage-repository.js';
 import { makeIntegrationRepository } from './integration-repository.js';
@@ -30,7 +30,14 @@ export const makeRepositories = (db: Kysely<Database>): Repositories => ({
   quotes: withErrorMapping(makeQuoteReader(db)),
   appointments: withErrorMapping(makeAppointmentReader(db)),
   availability: withErrorMapping(makeAvailabilityReader(db)),
+  bookings: withErrorMapping(bookingsOnPool(db)),
 });
+
+/** A booking's write on the pool is a transaction of its own: one that Postgres aborted runs again, as one would. */
+const bookingsOnPool = (db: Kysely<Database>): BookingWriter => {
+  const writer = makeBookingWriter(db);
+  return { bookIfRoom: (request) => runningAgain(() => writer.bookIfRoom(request)) };
+};
 
 /** Everything a unit of work may touch, bound to its transaction; its bulk writes are recorded in `bulkWrites`. */
 const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): DomainTransaction => ({
@@ -42,6 +49,7 @@ const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): Do
   quotes: withErrorMapping(makeQuoteRepository(trx)),
   appointments: withErrorMapping(makeAppointmentRepository(trx)),
   availability: withErrorMapping(makeAvailabilityReader(trx)),
+  bookings: withErrorMapping(makeBookingWriter(trx)),
   leads: withErrorMapping(makeLeadRepository(trx)),
   outbox: makeOutbox(trx),
   bookingLocks: withErrorMapping({

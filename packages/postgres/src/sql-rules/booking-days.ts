@@ -60,6 +60,50 @@ end
 $$`;
 
 /**
+ * The capacity rule (the domain's `hasRoom`) over the places `booking_places` holds in a window: some slot of `slots`
+ * (epoch milliseconds) has at least `capacity` of those places overlapping `[slot, slot + slot_ms)`. The overlap is
+ * `occupancy.ts`'s: a place starting before the slot ends and ending after it starts.
+ */
+const SLOT_FULL = `
+    with held as materialized (select p.starts_ms, p.ends_ms from booking_places(garage, earliest, window_from, window_to, null) p)
+    select 1 from unnest(slots) as s(slot)
+     where (select count(*) from held h where h.starts_ms < s.slot + slot_ms and h.ends_ms > s.slot) >= capacity`;
+
+/**
+ * A booking's write in one statement (port `BookingWriter`): the day's lock, the capacity rule over the places held
+ * after it was granted, then the appointment, its products and its event (`enqueue_webhook_event`). Answers false,
+ * having written only the day's version, when a slot is full. Alone it is a transaction of its own; inside one it
+ * holds the lock until that one ends. VOLATILE, so that the read after the lock sees every booking committed before
+ * it was granted; its generic plan is the index range read, kept once per connection.
+ */
+export const bookIfRoom = `
+create or replace function book_if_room(
+  day date, garage uuid, earliest timestamptz, window_from timestamptz, window_to timestamptz,
+  capacity integer, slot_ms float8, slots float8[],
+  appointment_id uuid, integration uuid, starts timestamptz, ends timestamptz, duration integer, status text,
+  customer_name text, customer_email text, customer_phone text, vehicle jsonb, notes text, external_ref text,
+  stamped timestamptz, product_ids uuid[],
+  event_type text, payload jsonb, trace_parent text, audience text, channel text
+) returns boolean
+language plpgsql volatile
+set plan_cache_mode = force_generic_plan as $$
+begin
+  perform lock_booking_day(garage, day);
+  if exists (${SLOT_FULL}) then
+    return false;
+  end if;
+  insert into appointments (id, garage_id, integration_id, starts_at, ends_at, duration_minutes, status,
+                            customer_name, customer_email, customer_phone, vehicle, notes, external_ref, created_at, updated_at)
+    values (appointment_id, garage, integration, starts, ends, duration, status,
+            customer_name, customer_email, customer_phone, vehicle, notes, external_ref, stamped, stamped);
+  insert into appointment_products (appointment_id, garage_id, product_id)
+    select appointment_id, garage, p from unnest(product_ids) as p;
+  perform enqueue_webhook_event(garage, event_type, payload, trace_parent, audience, channel);
+  return true;
+end
+$$`;
+
+/**
  * What every availability request and every booking reads first, in one call: the garage as a row of `garages` (so
  * that the caller selects its columns and the driver decodes them by type), its closures over the dates asked for and
  * the versions of those dates. PL/pgSQL so that its plans are kept per connection; STABLE: its reads share the

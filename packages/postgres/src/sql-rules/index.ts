@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import {
   appointmentDaysChanged,
   appointmentDaysTriggers,
+  bookIfRoom,
   bookingPlaces,
   bookingPlacesUnderLock,
   garageCalendar,
@@ -23,6 +24,7 @@ export const SQL_RULES: readonly string[] = [
   appointmentDaysChanged,
   ...appointmentDaysTriggers,
   enqueueWebhookEvent,
+  bookIfRoom,
 ];
 
 /** Names what `SQL_RULES` writes today; a migration that applies them records it (`sqlRulesDigest`). */

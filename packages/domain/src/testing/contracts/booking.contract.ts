@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import {
   APPOINTMENT_STATUSES,
+  hasRoom,
   holdsPlace,
   isUuid,
+  type Appointment,
   type AppointmentReader,
   type AvailabilityReader,
+  type BookingWriter,
   type NewAppointment,
+  type PlaceRequest,
   type UnitOfWork,
 } from '../../index.js';
 import type { PortContractCase } from './idempotency-store.contract.js';
@@ -15,6 +20,8 @@ export interface BookingFixture {
   uow: UnitOfWork;
   /** Reads outside any transaction. */
   appointments: AppointmentReader;
+  /** A booking's one write, outside any transaction. */
+  bookings: BookingWriter;
   availability: AvailabilityReader;
   garageId: string;
   integrationId: string;
@@ -68,8 +75,57 @@ const create = (f: BookingFixture, input: NewAppointment) => f.uow.run((tx) => t
 
 const rejectsWith = (promise: Promise<unknown>, code: string) => assert.rejects(promise, (err: { code?: string }) => err.code === code);
 
+const SLOT_MINUTES = 30;
+
+/** A booking of `from`..`to` (on the grid of `SLOT_MINUTES`) under `capacity`, as `BookingWriter` is given one. */
+const placeRequest = (f: BookingFixture, from: string, to: string, capacity: number, over: Partial<Appointment> = {}): PlaceRequest => {
+  const startsAt = at(from);
+  const endsAt = at(to);
+  const slots: Date[] = [];
+  for (let slot = startsAt.getTime(); slot < endsAt.getTime(); slot += SLOT_MINUTES * 60_000) slots.push(new Date(slot));
+  const stamped = new Date('2029-12-01T08:00:00.123Z');
+  const appointment: Appointment = {
+    ...newAppointment(f, { startsAt, endsAt, durationMinutes: (endsAt.getTime() - startsAt.getTime()) / 60_000 }),
+    id: randomUUID(),
+    status: 'booked',
+    createdAt: stamped,
+    updatedAt: stamped,
+    cancelledAt: null,
+    cancellationReason: null,
+    ...over,
+  };
+  return {
+    lock: { garageId: appointment.garageId, localDate: '2030-01-07' },
+    capacity,
+    slotMinutes: SLOT_MINUTES,
+    slots,
+    appointment,
+    event: { garageId: appointment.garageId, type: 'appointment.created', data: { id: appointment.id } },
+  };
+};
+
+/** What `bookIfRoom` answers inside a transaction that is then rolled back, so that the store is left as it was. */
+const answerWithoutWriting = async (f: BookingFixture, request: PlaceRequest): Promise<boolean> => {
+  const answer = { booked: false };
+  const rollback = new Error('rolled back on purpose');
+  await assert.rejects(
+    f.uow.run(async (tx) => {
+      answer.booked = await tx.bookings.bookIfRoom(request);
+      throw rollback;
+    }),
+    (err) => err === rollback,
+  );
+  return answer.booked;
+};
+
+/** The same pseudo-random sequence on every run and every backend. */
+const seeded = (seed: number) => () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+
 /**
- * The contract of `AppointmentRepository`, `BookingLocks` and `UnitOfWork` (see their ports). The domain tests run it against the
+ * The contract of `AppointmentRepository`, `BookingLocks`, `BookingWriter` and `UnitOfWork` (see their ports). The domain tests run it against the
  * in-memory fake; the Postgres adapter's tests run it against the real tables, one fresh fixture per case.
  */
 export const bookingContract = (setup: () => Promise<BookingFixture>): PortContractCase[] => [
@@ -401,6 +457,86 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
         held.then(() => change('second', async () => {})),
       ]);
       assert.deepEqual(order, ['first in', 'first out', 'second in', 'second out']);
+    },
+  },
+  {
+    name: 'bookIfRoom writes the appointment as given when every slot has room, and answers false writing nothing when one is full',
+    run: async () => {
+      const f = await setup();
+      await create(f, newAppointment(f, { startsAt: at('10:30'), endsAt: at('11:00'), durationMinutes: 30 }));
+      const first = placeRequest(f, '10:00', '11:00', 2, { productIds: f.productIds.slice(0, 2), externalRef: 'order-1' });
+      assert.equal(await f.bookings.bookIfRoom(first), true);
+      const stored = await f.appointments.findById(f.garageId, first.appointment.id);
+      assert.deepEqual(
+        stored && { ...stored, productIds: [...stored.productIds].sort() },
+        { ...first.appointment, productIds: [...first.appointment.productIds].sort() },
+      );
+      // 10:30 now holds two places: a booking over it is refused, one beside it is not.
+      assert.equal(await f.bookings.bookIfRoom(placeRequest(f, '10:30', '11:30', 2)), false);
+      assert.equal((await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00'))).length, 2, 'nothing written');
+      assert.equal(await f.bookings.bookIfRoom(placeRequest(f, '11:00', '11:30', 1)), true);
+    },
+  },
+  {
+    name: 'bookIfRoom answers what the capacity rule (hasRoom) answers over the places listOverlapping reads',
+    run: async () => {
+      const f = await setup();
+      const random = seeded(7);
+      const time = (slot: number) => {
+        const minutes = 8 * 60 + slot * SLOT_MINUTES;
+        return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+      };
+      for (let i = 0; i < 24; i += 1) {
+        const start = Math.floor(random() * 16);
+        const length = 1 + Math.floor(random() * 4);
+        await create(f, newAppointment(f, { startsAt: at(time(start)), endsAt: at(time(start + length)), durationMinutes: length * SLOT_MINUTES }));
+      }
+      const answers = { booked: 0, refused: 0 };
+      for (let i = 0; i < 20; i += 1) {
+        const start = Math.floor(random() * 18);
+        const end = start + 1 + Math.floor(random() * 4);
+        // Every capacity from full to free, so that each interval is asked at the capacity where the answer turns.
+        for (let capacity = 1; capacity <= 8; capacity += 1) {
+          const request = placeRequest(f, time(start), time(end), capacity);
+          const last = request.slots[request.slots.length - 1] as Date;
+          const held = await f.appointments.listOverlapping(f.garageId, request.appointment.startsAt, new Date(last.getTime() + SLOT_MINUTES * 60_000));
+          const expected = hasRoom(request, request.slots, held);
+          assert.equal(await answerWithoutWriting(f, request), expected, `${time(start)}–${time(end)} under capacity ${capacity}`);
+          answers[expected ? 'booked' : 'refused'] += 1;
+        }
+      }
+      assert.ok(answers.booked > 20 && answers.refused > 20, `both answers are tried: ${JSON.stringify(answers)}`);
+    },
+  },
+  {
+    name: 'bookIfRoom for the last place, several at once: exactly one books',
+    run: async () => {
+      const f = await setup();
+      await create(f, newAppointment(f));
+      const answers = await Promise.all(Array.from({ length: 4 }, () => f.bookings.bookIfRoom(placeRequest(f, '10:00', '11:00', 2))));
+      assert.deepEqual(answers.filter(Boolean).length, 1);
+      assert.equal((await f.appointments.listOverlapping(f.garageId, at('10:00'), at('11:00'))).length, 2);
+    },
+  },
+  {
+    name: 'bookIfRoom refuses a reused externalRef (DUPLICATE) and a product of another garage (INVALID_REFERENCE), writing nothing',
+    run: async () => {
+      const f = await setup();
+      await create(f, newAppointment(f, { externalRef: 'order-1' }));
+      await rejectsWith(f.bookings.bookIfRoom(placeRequest(f, '14:00', '15:00', 8, { externalRef: 'order-1' })), 'DUPLICATE');
+      const foreign = { productIds: [f.productIds[0] as string, f.foreignProductId] };
+      await rejectsWith(f.bookings.bookIfRoom(placeRequest(f, '14:00', '15:00', 8, foreign)), 'INVALID_REFERENCE');
+      assert.equal((await f.appointments.listOverlapping(f.garageId, at('00:00'), at('23:00'))).length, 1);
+    },
+  },
+  {
+    name: "a booking moves its day's version, as a transaction that took the day's lock does",
+    run: async () => {
+      const f = await setup();
+      const version = async () => (await f.availability.readPlaces(f.garageId, DAYS.from, DAYS.to, SPAN)).versions.get('2030-01-07') ?? 0;
+      const before = await version();
+      assert.equal(await f.bookings.bookIfRoom(placeRequest(f, '10:00', '11:00', 1)), true);
+      assert.ok((await version()) > before);
     },
   },
 ];

@@ -12,6 +12,7 @@ import {
   type AvailabilityReader,
   type BookAppointmentCommand,
   type BookingSettings,
+  type Clock,
   type Closure,
   type Garage,
   type GarageRepository,
@@ -44,7 +45,7 @@ export interface WorldOptions {
 const TEST_CACHE_BYTES = 16 * 1024 * 1024;
 
 /** Fakes of the garage and product repositories: only what the booking use-cases read. `reads` names each read. */
-const fakeGarages = (garage: Garage, closures: Closure[], reads: string[]): Pick<GarageRepository, 'findById' | 'listClosures' | 'findWithClosures'> => {
+const fakeGarages = (garage: Garage, closures: Closure[], reads: string[], clock: Clock): Pick<GarageRepository, 'findById' | 'listClosures' | 'findWithClosures'> => {
   const closuresOf = (garageId: string, from: string, to: string) =>
     closures.filter((c) => c.garageId === garageId && c.from <= to && c.to >= from);
   return {
@@ -58,7 +59,7 @@ const fakeGarages = (garage: Garage, closures: Closure[], reads: string[]): Pick
     },
     findWithClosures: async (id, from, to) => {
       reads.push('findWithClosures');
-      return id === garage.id ? { garage: structuredClone(garage), closures: closuresOf(id, from, to) } : null;
+      return id === garage.id ? { garage: structuredClone(garage), closures: closuresOf(id, from, to), readAt: clock.now() } : null;
     },
   };
 };
@@ -85,7 +86,7 @@ export const bookingWorld = (options: WorldOptions = {}) => {
   const closures = (options.closures ?? []).map((c, i) => ({ id: `closure-${i}`, garageId: GARAGE_ID, reason: null, ...c }));
   const products = [PRODUCT_A, PRODUCT_B];
   const garageReads: string[] = [];
-  const garages = fakeGarages(garage, closures, garageReads);
+  const garages = fakeGarages(garage, closures, garageReads, clock);
   const store = makeInMemoryBooking({
     clock,
     productExists: (_garageId, id) => products.includes(id),
@@ -94,7 +95,7 @@ export const bookingWorld = (options: WorldOptions = {}) => {
   });
   // One per world, as a composition root makes one per process.
   const localTime = makeLocalTime();
-  const bookUseCase = makeBookAppointment({ uow: store.uow, clock, localTime });
+  const bookUseCase = makeBookAppointment({ repos: store.repositories, clock, localTime });
   const book = (cmd: Partial<BookAppointmentCommand> & { startsAt: string }) =>
     bookUseCase({
       principal: { integrationId: INTEGRATION_ID, garageId: GARAGE_ID },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   DuplicateError,
   InvalidReferenceError,
+  hasRoom,
   holdsPlace,
   systemClock,
   type Appointment,
@@ -10,11 +11,13 @@ import {
   type AppointmentRepository,
   type AvailabilityReader,
   type BookedInterval,
+  type BookingWriter,
   type Clock,
   type DayVersions,
   type GarageRepository,
   type NewAppointment,
   type OutboxEvent,
+  type Repositories,
   type Transaction,
   type UnitOfWork,
 } from '../../index.js';
@@ -36,6 +39,11 @@ export interface InMemoryBookingOptions {
 
 export interface InMemoryBooking {
   uow: UnitOfWork;
+  /**
+   * What a booking reads and writes outside a transaction: `others`' garages and products, and `bookings`, whose one
+   * write runs as a transaction of its own.
+   */
+  repositories: Pick<Repositories, 'garages' | 'products' | 'bookings'>;
   /** Autocommit reads, as outside any transaction. */
   appointments: AppointmentReader;
   /** Every committed appointment, in commit order. */
@@ -226,6 +234,22 @@ export const makeInMemoryBooking = ({
           return structuredClone(next);
         },
       } satisfies AppointmentRepository,
+      bookings: {
+        async bookIfRoom({ lock, capacity, slotMinutes, slots, appointment, event }) {
+          await tx.bookingLocks.acquire(lock);
+          const first = slots[0] ?? appointment.startsAt;
+          const last = slots[slots.length - 1] ?? appointment.startsAt;
+          const held = placesHeld(view(), lock.garageId, first, new Date(last.getTime() + slotMinutes * 60_000));
+          if (!hasRoom({ capacity, slotMinutes }, slots, held)) return false;
+          await tick();
+          assertUnique(view(), appointment);
+          const unknown = appointment.productIds.find((id) => !productExists(appointment.garageId, id));
+          if (unknown !== undefined) throw new InvalidReferenceError(`Product ${unknown} does not exist for this garage`);
+          staged.push(structuredClone(appointment));
+          await tx.outbox.enqueue(event);
+          return true;
+        },
+      } satisfies BookingWriter,
       bookingLocks: {
         acquire: async (key) => {
           const day = `${key.garageId}|${key.localDate}`;
@@ -254,6 +278,11 @@ export const makeInMemoryBooking = ({
 
   return {
     uow: { run: transaction },
+    repositories: {
+      garages: provided('garages', others.garages),
+      products: provided('products', others.products),
+      bookings: { bookIfRoom: (request) => transaction((tx) => tx.bookings.bookIfRoom(request)) },
+    },
     appointments: readerOver(() => rows),
     committed: () => structuredClone(rows),
     events: () => structuredClone(published),

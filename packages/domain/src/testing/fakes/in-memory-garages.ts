@@ -68,7 +68,7 @@ export const makeInMemoryGarages = ({
     },
     async findWithClosures(id, from, to) {
       const garage = garages.get(id);
-      return garage ? { garage: structuredClone(garage), closures: closuresOf(id, from, to) } : null;
+      return garage ? { garage: structuredClone(garage), closures: closuresOf(id, from, to), readAt: clock.now() } : null;
     },
   };
 
