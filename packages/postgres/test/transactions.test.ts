@@ -109,16 +109,12 @@ t.test("a booking's write on the pool, a transaction of its own, runs again afte
   t.teardown(async () => {
     if (original) await sql.raw(original).execute(handle.db);
   });
+  const { args } = (
+    await sql<{ args: string }>`select pg_get_function_arguments('book_if_room'::regproc) as args`.execute(handle.db)
+  ).rows[0] ?? { args: '' };
   await sql
     .raw(
-      `create or replace function book_if_room(
-         day date, garage uuid, earliest timestamptz, window_from timestamptz, window_to timestamptz,
-         capacity integer, slot_ms float8, slots float8[],
-         appointment_id uuid, integration uuid, starts timestamptz, ends timestamptz, duration integer, status text,
-         customer_name text, customer_email text, customer_phone text, vehicle jsonb, notes text, external_ref text,
-         stamped timestamptz, product_ids uuid[],
-         event_type text, payload jsonb, trace_parent text, audience text, channel text
-       ) returns boolean language plpgsql volatile as $$
+      `create or replace function book_if_room(${args}) returns boolean language plpgsql volatile as $$
        begin
          insert into booking_calls values (nextval('booking_runs'));
          if currval('booking_runs') = 1 then

@@ -4,9 +4,20 @@ import type { BookingLockKey, BookingLocks } from './booking-lock.port.js';
 import { remainingCapacity, slotOccupancy, type BookedInterval } from './occupancy.js';
 
 /**
- * The capacity rule of a reschedule: takes the day's booking lock, reads the places held over
- * the slots the interval covers (the appointment being moved excepted), and refuses the interval with `SLOT_FULL`
- * when one of its slots has no room left. The caller writes the appointment in the same transaction, under the lock.
+ * The capacity rule: every one of `slots` has fewer than `capacity` of the `booked` places overlapping it. A booking's
+ * write applies it under the day's lock (`BookingWriter`), a reschedule through `ensureRoomUnderLock`; the database
+ * repeats it in the function that books in one statement (docs/contributors/sql-rules.md).
+ */
+export const hasRoom = (
+  settings: Pick<BookingSettings, 'capacity' | 'slotMinutes'>,
+  slots: readonly Date[],
+  booked: readonly BookedInterval[],
+): boolean => remainingCapacity(settings.capacity, slots, slotOccupancy(settings.slotMinutes, booked)) > 0;
+
+/**
+ * The capacity rule of a reschedule: takes the day's booking lock, reads the places held over the slots the interval
+ * covers (the appointment being moved excepted), and refuses the interval with `SLOT_FULL` when one of its slots has
+ * no room left (`hasRoom`). The caller writes the appointment in the same transaction, under the lock.
  */
 export const ensureRoomUnderLock = async (
   locks: BookingLocks,
@@ -24,14 +35,3 @@ export const ensureRoomUnderLock = async (
   );
   if (!hasRoom(settings, interval.slots, booked)) throw new SlotFullError();
 };
-
-/**
- * The capacity rule: every one of `slots` has fewer than `capacity` of the `booked` places overlapping it. A booking's
- * write applies it under the day's lock (`BookingWriter`), a reschedule through `ensureRoomUnderLock`; the database
- * repeats it in the function that books in one statement (docs/contributors/sql-rules.md).
- */
-export const hasRoom = (
-  settings: Pick<BookingSettings, 'capacity' | 'slotMinutes'>,
-  slots: readonly Date[],
-  booked: readonly BookedInterval[],
-): boolean => remainingCapacity(settings.capacity, slots, slotOccupancy(settings.slotMinutes, booked)) > 0;
