@@ -144,7 +144,7 @@ export type {
 } from './booking/appointment-repository.port.js';
 export { compareBookingLockKeys, type BookingLockKey, type BookingLocks } from './booking/booking-lock.port.js';
 export type { BookingWriter, PlaceRequest } from './booking/booking-writer.port.js';
-export { hasRoom } from './booking/capacity-rule.js';
+export { hasRoom, placesSpan } from './booking/capacity-rule.js';
 export type { BookedInterval } from './booking/occupancy.js';
 export { MAX_DURATION_MINUTES } from './booking/slot-model.js';
 export { makeLocalTime, type LocalTime, type LocalTimeLimits } from './booking/local-time.js';

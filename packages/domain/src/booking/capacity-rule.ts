@@ -15,6 +15,15 @@ export const hasRoom = (
 ): boolean => remainingCapacity(settings.capacity, slots, slotOccupancy(settings.slotMinutes, booked)) > 0;
 
 /**
+ * The instants whose places the capacity rule counts for an interval starting at `start` over `slots`: from its start
+ * to the end of its last slot. Whoever reads the places for `hasRoom` reads this span.
+ */
+export const placesSpan = (start: Date, slots: readonly Date[], slotMinutes: number): { from: Date; to: Date } => {
+  const last = slots[slots.length - 1] ?? start;
+  return { from: start, to: new Date(last.getTime() + slotMinutes * 60_000) };
+};
+
+/**
  * The capacity rule of a reschedule: takes the day's booking lock, reads the places held over the slots the interval
  * covers (the appointment being moved excepted), and refuses the interval with `SLOT_FULL` when one of its slots has
  * no room left (`hasRoom`). The caller writes the appointment in the same transaction, under the lock.
@@ -26,12 +35,7 @@ export const ensureRoomUnderLock = async (
   interval: { start: Date; slots: readonly Date[] },
   excludeId?: string,
 ): Promise<void> => {
-  const last = interval.slots[interval.slots.length - 1] ?? interval.start;
-  const booked = await locks.acquireAndListOverlapping(
-    lock,
-    interval.start,
-    new Date(last.getTime() + settings.slotMinutes * 60_000),
-    excludeId,
-  );
+  const { from, to } = placesSpan(interval.start, interval.slots, settings.slotMinutes);
+  const booked = await locks.acquireAndListOverlapping(lock, from, to, excludeId);
   if (!hasRoom(settings, interval.slots, booked)) throw new SlotFullError();
 };

@@ -3,6 +3,7 @@ import {
   InvalidReferenceError,
   isUuid,
   MAX_DURATION_MINUTES,
+  placesSpan,
   type Appointment,
   type AppointmentReader,
   type AppointmentRepository,
@@ -108,11 +109,10 @@ export const makeBookingWriter = (db: Executor): BookingWriter => ({
   async bookIfRoom({ lock, capacity, slotMinutes, slots, appointment: a, event }) {
     if (!isUuid(lock.garageId) || !isUuid(a.integrationId)) throw new InvalidReferenceError('Unknown garage or integration');
     if (!a.productIds.every(isUuid)) throw new InvalidReferenceError('Unknown product');
-    const slotMs = slotMinutes * 60_000;
-    const last = slots[slots.length - 1] ?? a.startsAt;
+    const { from, to } = placesSpan(a.startsAt, slots, slotMinutes);
     const { rows } = await sql<{ booked: boolean }>`
-      select book_if_room(${lock.localDate}::date, ${lock.garageId}, ${earliestStartOf(a.startsAt)}, ${a.startsAt}, ${new Date(last.getTime() + slotMs)},
-        ${capacity}, ${slotMs}, ${slots.map((slot) => slot.getTime())}::float8[],
+      select book_if_room(${lock.localDate}::date, ${lock.garageId}, ${earliestStartOf(from)}, ${from}, ${to},
+        ${capacity}, ${slotMinutes * 60_000}, ${slots.map((slot) => slot.getTime())}::float8[],
         ${a.id}, ${a.integrationId}, ${a.startsAt}, ${a.endsAt}, ${a.durationMinutes}, ${a.status},
         ${a.customer.name}, ${a.customer.email ?? null}, ${a.customer.phone ?? null}, ${a.vehicle === null ? null : JSON.stringify(a.vehicle)},
         ${a.notes}, ${a.externalRef}, ${a.createdAt}, ${a.productIds}::uuid[],

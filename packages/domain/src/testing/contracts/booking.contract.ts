@@ -5,6 +5,7 @@ import {
   hasRoom,
   holdsPlace,
   isUuid,
+  placesSpan,
   type Appointment,
   type AppointmentReader,
   type AvailabilityReader,
@@ -498,8 +499,8 @@ export const bookingContract = (setup: () => Promise<BookingFixture>): PortContr
         // Every capacity from full to free, so that each interval is asked at the capacity where the answer turns.
         for (let capacity = 1; capacity <= 8; capacity += 1) {
           const request = placeRequest(f, time(start), time(end), capacity);
-          const last = request.slots[request.slots.length - 1] as Date;
-          const held = await f.appointments.listOverlapping(f.garageId, request.appointment.startsAt, new Date(last.getTime() + SLOT_MINUTES * 60_000));
+          const { from, to } = placesSpan(request.appointment.startsAt, request.slots, SLOT_MINUTES);
+          const held = await f.appointments.listOverlapping(f.garageId, from, to);
           const expected = hasRoom(request, request.slots, held);
           assert.equal(await answerWithoutWriting(f, request), expected, `${time(start)}–${time(end)} under capacity ${capacity}`);
           answers[expected ? 'booked' : 'refused'] += 1;

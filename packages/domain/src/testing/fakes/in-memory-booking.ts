@@ -4,6 +4,7 @@ import {
   InvalidReferenceError,
   hasRoom,
   holdsPlace,
+  placesSpan,
   systemClock,
   type Appointment,
   type AppointmentListQuery,
@@ -107,10 +108,15 @@ export const makeInMemoryBooking = ({
     }
   };
 
-  const insert = (visible: readonly Appointment[], input: NewAppointment): Appointment => {
+  /** What the tables' constraints refuse of a new appointment: a reused `externalRef`, a product of no such garage. */
+  const assertInsertable = (visible: readonly Appointment[], input: NewAppointment) => {
     assertUnique(visible, input);
     const unknown = input.productIds.find((id) => !productExists(input.garageId, id));
     if (unknown !== undefined) throw new InvalidReferenceError(`Product ${unknown} does not exist for this garage`);
+  };
+
+  const insert = (visible: readonly Appointment[], input: NewAppointment): Appointment => {
+    assertInsertable(visible, input);
     const now = clock.now();
     return structuredClone({
       ...input,
@@ -237,14 +243,10 @@ export const makeInMemoryBooking = ({
       bookings: {
         async bookIfRoom({ lock, capacity, slotMinutes, slots, appointment, event }) {
           await tx.bookingLocks.acquire(lock);
-          const first = slots[0] ?? appointment.startsAt;
-          const last = slots[slots.length - 1] ?? appointment.startsAt;
-          const held = placesHeld(view(), lock.garageId, first, new Date(last.getTime() + slotMinutes * 60_000));
-          if (!hasRoom({ capacity, slotMinutes }, slots, held)) return false;
+          const { from, to } = placesSpan(appointment.startsAt, slots, slotMinutes);
+          if (!hasRoom({ capacity, slotMinutes }, slots, placesHeld(view(), lock.garageId, from, to))) return false;
           await tick();
-          assertUnique(view(), appointment);
-          const unknown = appointment.productIds.find((id) => !productExists(appointment.garageId, id));
-          if (unknown !== undefined) throw new InvalidReferenceError(`Product ${unknown} does not exist for this garage`);
+          assertInsertable(view(), appointment);
           staged.push(structuredClone(appointment));
           await tx.outbox.enqueue(event);
           return true;
