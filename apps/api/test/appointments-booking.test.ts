@@ -207,9 +207,17 @@ t.test('POST /api/public/appointments (docs/reference/contract.md §4.1)', async
   t.test('409 SLOT_FULL once a covered slot has capacity appointments, whichever integration booked them', async (t) => {
     t.equal((await book(bookingBody(at('2026-12-02', '09:00')))).statusCode, 201);
     t.equal((await book(bookingBody(at('2026-12-02', '09:00')), garage.partner.key)).statusCode, 201);
+    const count = async (table: 'appointments' | 'webhook_events') =>
+      (await db.handle.db.selectFrom(table).select('id').where('garage_id', '=', garage.id).execute()).length;
+    const before = { appointments: await count('appointments'), events: await count('webhook_events') };
     const full = await book(bookingBody(at('2026-12-02', '09:00')));
     t.equal(full.statusCode, 409);
     t.same(full.json(), { error: full.json().error, code: 'SLOT_FULL' });
+    t.same(
+      { appointments: await count('appointments'), events: await count('webhook_events') },
+      before,
+      'a refused booking writes neither an appointment nor an event',
+    );
     const spanning = await book(bookingBody(at('2026-12-02', '08:30'), { durationMinutes: 60 }));
     t.equal(spanning.json().code, 'SLOT_FULL', 'a 60-minute booking covering the full slot');
     t.equal((await book(bookingBody(at('2026-12-02', '08:00'), { durationMinutes: 60 }))).statusCode, 201, 'touching is not overlapping');
