@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type DestinationStream, type Logger } from 'pino';
@@ -7,13 +6,14 @@ import type { LogLevel } from '@garage/config';
 import { LOG_REDACTION } from '@garage/observability';
 import { traceLogMixin } from '@garage/observability/tracing';
 import { clientAddress } from './http/client-address.js';
+import { newRequestId } from './http/request-ids.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Echoes a caller's request id when it is safe to put in a header and a log line; otherwise makes one. */
 export const requestIdOf = (req: IncomingMessage): string => {
   const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newRequestId();
 };
 
 /**

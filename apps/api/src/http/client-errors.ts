@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ErrorBody } from '../plugins/error-handler.js';
+import { newRequestId } from './request-ids.js';
 
 const HEADERS_TOO_LARGE: ErrorBody = { error: 'Request headers are larger than the server accepts', code: 'HEADERS_TOO_LARGE' };
 const MALFORMED: ErrorBody = { error: 'Malformed HTTP request', code: 'VALIDATION_FAILED' };
@@ -23,7 +23,7 @@ const responseFor = (code: string | undefined): { status: number; body: ErrorBod
 export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const { status, body } = responseFor(err.code);
-  const requestId = randomUUID();
+  const requestId = newRequestId();
   this.log.info({ reqId: requestId, code: body.code, parserError: err.code }, body.error);
   if (socket.writable) {
     const payload = JSON.stringify(body);
