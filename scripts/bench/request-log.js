@@ -11,8 +11,8 @@ const MODES = [
   { mode: 'on', env: {} },
 ];
 /**
- * Slices per mode. Bookings take places for good: four slices in all stay within the places the fixtures offer (each
- * pass over the slots takes one of their ten), and one scenario object serves both APIs, so no slice repeats a place.
+ * Slices per mode. Bookings take places for good: the slices book into a garage of their own, whose places the main
+ * table's scenarios leave alone, and one scenario object serves both APIs, so no slice repeats a place.
  *
  * The cached page is driven by wrk. An API's CPU per request depends on its load: saturated, it serves several
  * requests per turn of its event loop and each costs less. autocannon, an event loop of its own at ~35 µs of CPU per
@@ -43,7 +43,8 @@ export const benchRequestLog = async ({ apiOptions, bare, fixtures, warmUp, meas
   const apis = {};
   try {
     for (const { mode, env } of MODES) apis[mode] = await startApi({ ...apiOptions, logFile: `${apiOptions.logFile}.${mode}`, env });
-    const scenarios = buildScenarios({ api: apis.on, bare, fixtures });
+    const ownPlaces = { ...fixtures, garages: { ...fixtures.garages, days: fixtures.garages.logDays }, daySlots: fixtures.logDaySlots };
+    const scenarios = buildScenarios({ api: apis.on, bare, fixtures: ownPlaces });
     const results = [];
     for (const { name, slices, loadGenerator } of SCENARIOS) {
       const scenario = scenarios.find((s) => s.name === name);

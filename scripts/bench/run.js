@@ -35,7 +35,7 @@ import { benchNewcomer, NEWCOMER_SCENARIOS } from './newcomer.js';
 import { benchRequestLog, requestLogReport } from './request-log.js';
 import { explainReadPath } from './explain.js';
 import { buildScenarios } from './scenarios.js';
-import { BIG_PRODUCTS, busyRange, seed } from './seed.js';
+import { BIG_PRODUCTS, busyRange, LOG_DAYS_HORIZON, seed } from './seed.js';
 import { placeApiApart } from './api-apart.js';
 import { startApi, startBare, stopAll } from './servers.js';
 import { fireWrk } from './wrk.js';
@@ -195,6 +195,7 @@ const main = async () => {
     leadVehicleIds: paths.has('/api/public/fleet/lead') ? await listedVehicleIds(api, garages.regular) : null,
     slots: paths.has('/api/public/appointments') ? await bookableSlots(api, garages.booking, 60) : null,
     daySlots: paths.has('/api/public/appointments') ? spreadOverDays(await bookableSlots(api, garages.days, 60)) : null,
+    logDaySlots: paths.has('/api/public/appointments') ? spreadOverDays(await bookableSlots(api, garages.logDays, LOG_DAYS_HORIZON)) : null,
     busyRange: busyRange(),
   };
   if (!fixtures.leadVehicleIds) log('POST /api/public/fleet/lead is not in this API yet: lead scenario skipped');

@@ -87,6 +87,9 @@ export const VEHICLES_SQL = `
  * Creates the data set; returns what the scenarios need: per garage its id, slug and an API key of an integration
  * with every toggle on.
  */
+/** Days ahead the request log's booking garage takes bookings: some 85,000 places. */
+export const LOG_DAYS_HORIZON = 300;
+
 export const seed = async (database, encryptionKey, log) => {
   const db = database.handle.db;
   const pool = database.handle.pool;
@@ -112,7 +115,11 @@ export const seed = async (database, encryptionKey, log) => {
   const busy = await createGarage('bench-busy', 0);
   // Bookings spread over many days (a lock per garage and day): what a garage's many connectors do at once.
   // 15-minute slots, 10 places each: some 17,000 places over the 60-day horizon, enough for the scenario's run.
-  const days = await createGarage('bench-days', 0, { slotMinutes: 15, capacity: 10, minNoticeMinutes: 0 });
+  const daysSettings = { slotMinutes: 15, capacity: 10, minNoticeMinutes: 0 };
+  const days = await createGarage('bench-days', 0, daysSettings);
+  // The same again for the request log's booking slices (request-log.js), over LOG_DAYS_HORIZON days: four slices of
+  // 6 s at 2,000 bookings a second need 48,000 places, and slices left with none would compare refusals.
+  const logDays = await createGarage('bench-log-days', 0, { ...daysSettings, horizonDays: LOG_DAYS_HORIZON });
 
   const catalogGarages = [...regular, big, small];
   // One connection without the pool's statement timeout: a bulk load on a busy machine may well take longer.
@@ -136,5 +143,5 @@ export const seed = async (database, encryptionKey, log) => {
   } finally {
     client.release();
   }
-  return { regular, big, small, booking, busy, days };
+  return { regular, big, small, booking, busy, days, logDays };
 };
