@@ -104,15 +104,22 @@ export const imageMemoryEnv = () => {
 };
 
 /**
- * The Node flags `pnpm start` gives the API: those of the root package.json's `start` script, between `node` and
- * `apps/api/dist/main.js`. What a newcomer runs, without the image's allocator settings.
+ * How `pnpm start` runs the API, read from the root package.json's `start` script: the variables set before `node`
+ * and the flags between `node` and `apps/api/dist/main.js`. What a newcomer runs.
  */
-export const startScriptFlags = () => {
+const startScript = () => {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const match = /\bnode((?: --\S+)*) apps\/api\/dist\/main\.js/.exec(scripts.start ?? '');
+  const match = /((?:\b[A-Z_]+=\S+ )*)node((?: --\S+)*) apps\/api\/dist\/main\.js/.exec(scripts.start ?? '');
   if (!match) throw new Error('the start script of package.json does not run node apps/api/dist/main.js');
-  return match[1].split(' ').filter(Boolean);
+  return { env: match[1], flags: match[2] };
 };
+
+/** The Node flags of `pnpm start`, read from package.json. */
+export const startScriptFlags = () => startScript().flags.split(' ').filter(Boolean);
+
+/** The environment `pnpm start` sets before `node` (the allocator's settings), read from package.json. */
+export const startScriptEnv = () =>
+  Object.fromEntries(startScript().env.split(' ').filter(Boolean).map((assignment) => assignment.split('=')));
 
 /** What the API and the worker both run with: production mode, loopback only, metrics on any free port. */
 const serviceEnv = (port, databaseUrl, encryptionKey) => ({
@@ -137,9 +144,9 @@ export const startApi = async ({ databaseUrl, redisUrl, encryptionKey, inspect =
   const inspectPort = inspect ? await freePort() : null;
   // The image's memory settings; BENCH_NODE_FLAGS replaces its NODE_OPTIONS to try others, e.g.
   // `BENCH_NODE_FLAGS=--max-old-space-size=512` to see speed against memory.
-  // `asStarted`: the flags of `pnpm start` instead, and no allocator settings (docs/operators/performance.md, "Memory").
+  // `asStarted`: the flags and the allocator settings of `pnpm start` instead (docs/operators/performance.md, "Memory").
   const { NODE_OPTIONS, ...image } = imageMemoryEnv();
-  const allocator = asStarted ? {} : image;
+  const allocator = asStarted ? startScriptEnv() : image;
   const flags = asStarted ? startScriptFlags() : (process.env.BENCH_NODE_FLAGS ?? NODE_OPTIONS).split(' ').filter(Boolean);
   const args = [...flags, ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [])];
   const proc = startProcess('api', [...args, 'apps/api/dist/main.js'], {

@@ -87,8 +87,9 @@ t.test('Dockerfile: the memory budget that pnpm bench measures, also in the Kube
   t.ok(arenas, "glibc's arenas are bounded");
   const mmapThreshold = /MALLOC_MMAP_THRESHOLD_=(\d+)/.exec(runtime)?.[1];
   t.ok(mmapThreshold, 'large blocks are mapped on their own, and returned when freed');
-  const { imageMemoryEnv, startScriptFlags } = (await import(app('../scripts/bench/servers.js'))) as {
+  const { imageMemoryEnv, startScriptEnv, startScriptFlags } = (await import(app('../scripts/bench/servers.js'))) as {
     imageMemoryEnv: () => Record<string, string>;
+    startScriptEnv: () => Record<string, string>;
     startScriptFlags: () => string[];
   };
   t.same(
@@ -103,12 +104,17 @@ t.test('Dockerfile: the memory budget that pnpm bench measures, also in the Kube
   t.equal(flag(start, 'max-semi-space-size'), flag(options, 'max-semi-space-size'), "pnpm start's young generation is the image's");
   const initial = flag(start, 'initial-old-space-size');
   t.ok(initial > 0 && initial * 2 <= flag(start, 'max-old-space-size'), "pnpm start's floor under the old generation's limit is at most half its maximum");
+  // One arena, as the image; not the image's mmap threshold, which costs the sync page CPU (performance.md, "Memory").
+  t.same(startScriptEnv(), { MALLOC_ARENA_MAX: arenas }, "pnpm start bounds glibc's arenas as the image does");
   const deployment = await readFile(app('../deploy/kubernetes/base/api-deployment.yaml'), 'utf8');
   t.match(deployment, new RegExp(`name: NODE_OPTIONS\\s+value: ${options}\\n`), 'the Kubernetes API runs with the same budget');
   // The operators' guides quote both budgets word for word, so a change to either shows here first.
   const guide = async (name: string) => (await readFile(app(`../docs/operators/${name}`), 'utf8')).replace(/\s+/g, ' ');
   const performance = await guide('performance.md');
-  t.ok(performance.includes(`\`pnpm start\` runs the API with \`${start}\``), "performance.md quotes pnpm start's flags");
+  t.ok(
+    performance.includes(`\`pnpm start\` runs the API with \`${start}\` and \`MALLOC_ARENA_MAX=${arenas}\``),
+    "performance.md quotes pnpm start's flags and allocator setting",
+  );
   t.ok(performance.includes(`\`node ${start} dist/main.js\``), 'performance.md gives the same flags for the image');
   t.ok(performance.includes(`a tighter budget: \`${options}\``), "performance.md quotes the image's budget");
   t.ok((await guide('deployment.md')).includes(`NODE_OPTIONS="${options}"`), "deployment.md quotes the image's budget");
