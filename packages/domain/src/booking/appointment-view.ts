@@ -48,9 +48,12 @@ export const appointmentView = (appointment: Appointment, timezone: string, time
 
 export type AppointmentEventType = Extract<WebhookEventType, `appointment.${string}`>;
 
-/** An appointment webhook event (docs/reference/contract.md §5): its `data` is the appointment object. */
-export const appointmentEvent = (type: AppointmentEventType, appointment: Appointment, timezone: string, time: LocalTime): OutboxEvent => ({
-  garageId: appointment.garageId,
+/**
+ * An appointment webhook event (docs/reference/contract.md §5): its `data` is the appointment object, the view the
+ * caller also answers with, made once.
+ */
+export const appointmentEvent = (type: AppointmentEventType, garageId: string, view: AppointmentView): OutboxEvent => ({
+  garageId,
   type,
-  data: { ...appointmentView(appointment, timezone, time) },
+  data: { ...view },
 });

@@ -169,14 +169,15 @@ const bookAppointment =
       cancelledAt: null,
       cancellationReason: null,
     };
+    const view = appointmentView(appointment, settings.timezone, localTime);
     const booked = await ports.bookings.bookIfRoom({
       lock: { garageId, localDate: interval.localDate },
       capacity: settings.capacity,
       slotMinutes: settings.slotMinutes,
       slots: interval.slots,
       appointment,
-      event: appointmentEvent('appointment.created', appointment, settings.timezone, localTime),
+      event: appointmentEvent('appointment.created', garageId, view),
     });
     if (!booked) throw new SlotFullError();
-    return appointmentView(appointment, settings.timezone, localTime);
+    return view;
   };

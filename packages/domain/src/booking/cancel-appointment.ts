@@ -39,7 +39,8 @@ const cancelAppointmentWork =
         cancelledAt: now,
         cancellationReason: cmd.reason ?? null,
       });
-      await tx.outbox.enqueue(appointmentEvent('appointment.cancelled', cancelled, garage.booking.timezone, localTime));
-      return appointmentView(cancelled, garage.booking.timezone, localTime);
+      const view = appointmentView(cancelled, garage.booking.timezone, localTime);
+      await tx.outbox.enqueue(appointmentEvent('appointment.cancelled', cancelled.garageId, view));
+      return view;
     };
   };

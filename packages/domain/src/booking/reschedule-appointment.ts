@@ -55,6 +55,7 @@ const rescheduleAppointmentWork =
       endsAt: interval.end,
       durationMinutes: interval.durationMinutes,
     });
-    await tx.outbox.enqueue(appointmentEvent('appointment.rescheduled', moved, settings.timezone, localTime));
-    return appointmentView(moved, settings.timezone, localTime);
+    const view = appointmentView(moved, settings.timezone, localTime);
+    await tx.outbox.enqueue(appointmentEvent('appointment.rescheduled', moved.garageId, view));
+    return view;
   };

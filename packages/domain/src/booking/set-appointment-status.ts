@@ -62,9 +62,8 @@ const setAppointmentStatusWork =
         current.id,
         status === 'cancelled' ? { status, cancelledAt: now, cancellationReason: cmd.reason ?? null } : { status },
       );
-      await tx.outbox.enqueue(
-        appointmentEvent(status === 'cancelled' ? 'appointment.cancelled' : 'appointment.updated', changed, garage.booking.timezone, localTime),
-      );
-      return { id: changed.id, status: changed.status, appointment: appointmentView(changed, garage.booking.timezone, localTime) };
+      const view = appointmentView(changed, garage.booking.timezone, localTime);
+      await tx.outbox.enqueue(appointmentEvent(status === 'cancelled' ? 'appointment.cancelled' : 'appointment.updated', changed.garageId, view));
+      return { id: changed.id, status: changed.status, appointment: view };
     };
   };
