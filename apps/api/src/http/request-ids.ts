@@ -17,7 +17,7 @@ const V7_OPTIONS = { rng: sixteenRandomBytes };
 /**
  * A request id the API makes: a UUIDv7, whose first 48 bits are the time in milliseconds. The request log's index by
  * request id then grows at its end, as the table does, instead of taking each record at a random place of an index as
- * large as the log (a third of Postgres's work per record, and pages read back from disk once the index outgrows
- * memory). Each id still holds 74 random bits.
+ * large as the log (a quarter of Postgres's work per record, and pages read back from disk once the index outgrows
+ * memory). Each id still holds 73 random bits.
  */
 export const newRequestId = (): string => v7(V7_OPTIONS);
