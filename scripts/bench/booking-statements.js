@@ -1,17 +1,18 @@
-// What each statement of the six-statement booking costs the client and Postgres (a booking is two statements since
-// 2026-11-28; this prices the steps that the one-statement write `book_if_room` replaced): that unit of work run
-// through the adapter's own repositories (Kysely, pg, the pool wrapper), without HTTP, on a garage of capacity 8 with a
-// busy month, once whole and once without each of its steps, the variants alternated in rounds. A step's cost is the
-// whole's minus the variant without it (docs/operators/performance.md, "Bookings").
+// What each of a booking's two statements costs the client and Postgres: the garage's calendar (`findWithClosures`,
+// which also reads the database's time) and the write under the day's lock (`book_if_room`). The booking use case runs
+// on the adapter's own repositories (Kysely, pg, the pool wrapper), without HTTP, on a garage of capacity 8 with a busy
+// month; so does each statement alone, the variants alternated in rounds. What the whole booking costs beyond its two
+// statements alone is the use case's own work (parsing, the slot model, the appointment and its event) and the two
+// statements in turn (docs/operators/performance.md, "Bookings").
 //
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node scripts/bench/booking-statements.js [--connections=32] [--rounds=3] [--seconds=3]
 //
 // Needs the packages built (`pnpm -s turbo run build`). The database is created for the run and dropped after it.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { appointmentEvent, makeLocalTime, parseEncryptionKey } from '../../packages/domain/dist/index.js';
+import { appointmentEvent, appointmentView, isDomainError, makeBookAppointment, makeLocalTime, parseEncryptionKey, systemClock } from '../../packages/domain/dist/index.js';
 import { makeAdminUseCases } from '../../packages/composition/dist/index.js';
-import { makeUnitOfWork } from '../../packages/postgres/dist/index.js';
+import { makeRepositories } from '../../packages/postgres/dist/index.js';
 import { createTestDatabase } from '../../packages/postgres/dist/testing/databases.js';
 import { postgresCpuDelta, postgresCpuMs } from './cpu.js';
 import { BUSY_APPOINTMENTS_SQL } from './seed.js';
@@ -22,7 +23,6 @@ const { values: options } = parseArgs({
 const CONNECTIONS = Number(options.connections);
 const ROUNDS = Number(options.rounds);
 const SLICE_MS = Number(options.seconds) * 1000;
-const STEPS = ['calendar', 'lock', 'insert', 'event'];
 const BENCH_CUSTOMER = 'Statement bench';
 
 const database = await createTestDatabase('booking_statements');
@@ -34,38 +34,73 @@ try {
   const { integration } = await admin.createIntegration({ garageSlug: 'statements', name: 'bench', sync: ['appointments'], webhookUrl: null });
   await pool.query(BUSY_APPOINTMENTS_SQL, [garage.id, integration.id]);
   await pool.query('vacuum analyze appointments');
-  const uow = makeUnitOfWork(db);
+  const repos = makeRepositories(db);
   const localTime = makeLocalTime();
+  const book = makeBookAppointment({ repos, clock: systemClock, localTime });
+  const principal = { garageId: garage.id, integrationId: integration.id };
+  const { timezone } = garage.booking;
 
-  // Starts on every half hour of the busy month, a day apart from one booking to the next as the newcomer's scenario
-  // books, so that concurrent bookings rarely wait for one day's lock.
+  // Starts on every half hour of the busy month but the day's last (the garage closes at 23:59), a day apart from one
+  // booking to the next as the newcomer's scenario books, so that concurrent bookings rarely wait for one day's lock.
+  // Local midnights: the use case reads the start in the garage's zone.
   const DAYS = 31;
-  const SLOTS = 48;
-  const first = Date.parse(`${new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`);
-  const startOf = (n) => new Date(first + (n % DAYS) * 86_400_000 + (Math.floor(n / DAYS) % SLOTS) * 1_800_000);
+  const SLOTS = 47;
+  /** The places the busy month leaves (3 of 8 taken on every slot): a slice ends early rather than book past them. */
+  const PLACES = DAYS * SLOTS * 5;
+  const firstDate = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+  const midnights = Array.from({ length: DAYS }, (_, day) => {
+    const date = new Date(Date.parse(`${firstDate}T12:00:00Z`) + day * 86_400_000).toISOString().slice(0, 10);
+    return { date, at: new Date(localTime.dayFacts(timezone, date).startMs) };
+  });
+  const startOf = (n) => {
+    const { date, at } = midnights[n % DAYS];
+    return { date, start: new Date(at.getTime() + (Math.floor(n / DAYS) % SLOTS) * 1_800_000) };
+  };
+  const customer = (n) => ({ name: BENCH_CUSTOMER, email: `customer${n}@example.com`, phone: null });
 
-  const book = (without) => async (n) => {
-    const start = startOf(n);
-    const end = new Date(start.getTime() + 1_800_000);
-    const localDate = start.toISOString().slice(0, 10);
-    await uow.run(async (tx) => {
-      if (!without.has('calendar')) await tx.garages.findWithClosures(garage.id, localDate, localDate);
-      if (!without.has('lock')) await tx.bookingLocks.acquireAndListOverlapping({ garageId: garage.id, localDate }, start, end);
-      if (without.has('insert')) return;
-      const appointment = await tx.appointments.create({
-        garageId: garage.id,
-        integrationId: integration.id,
+  /** A refusal (a slot already full) is an answer too: counted, and the next booking goes on. */
+  const counted = (step) => async (n) => {
+    try {
+      await step(n);
+      return true;
+    } catch (err) {
+      if (isDomainError(err)) return false;
+      throw err;
+    }
+  };
+  const steps = {
+    'whole booking': counted((n) => book({ principal, startsAt: startOf(n).start.toISOString(), customer: customer(n) })),
+    'calendar alone': counted((n) => repos.garages.findWithClosures(garage.id, startOf(n).date, startOf(n).date)),
+    'write alone': counted(async (n) => {
+      const { date, start } = startOf(n);
+      const at = new Date();
+      const appointment = {
+        id: randomUUID(),
+        ...principal,
         startsAt: start,
-        endsAt: end,
+        endsAt: new Date(start.getTime() + 1_800_000),
         durationMinutes: 30,
-        customer: { name: BENCH_CUSTOMER, email: `customer${n}@example.com`, phone: null },
+        customer: customer(n),
         vehicle: null,
         productIds: [],
         notes: null,
         externalRef: null,
+        status: 'booked',
+        createdAt: at,
+        updatedAt: at,
+        cancelledAt: null,
+        cancellationReason: null,
+      };
+      const booked = await repos.bookings.bookIfRoom({
+        lock: { garageId: garage.id, localDate: date },
+        capacity: 8,
+        slotMinutes: 30,
+        slots: [start],
+        appointment,
+        event: appointmentEvent('appointment.created', garage.id, appointmentView(appointment, timezone, localTime)),
       });
-      if (!without.has('event')) await tx.outbox.enqueue(appointmentEvent('appointment.created', appointment, garage.booking.timezone, localTime));
-    });
+      if (!booked) throw new Error('the write alone found a slot full: the bench books past its places');
+    }),
   };
 
   /** The appointments and events a slice wrote are removed, so that every slice starts from the same data. */
@@ -81,14 +116,16 @@ try {
     const started = performance.now();
     let next = 0;
     let done = 0;
+    let refused = 0;
     await Promise.all(
       Array.from({ length: CONNECTIONS }, async () => {
-        while (performance.now() - started < SLICE_MS) {
-          await run(next++);
+        while (performance.now() - started < SLICE_MS && next < PLACES) {
+          if (!(await run(next++))) refused += 1;
           done += 1;
         }
       }),
     );
+    if (refused > 0) throw new Error(`${refused} of ${done} bookings were refused: the slice booked past the month's places`);
     const seconds = (performance.now() - started) / 1000;
     const client = process.cpuUsage(client0);
     const result = { perSecond: done / seconds, clientMicros: (client.user + client.system) / done, postgresMicros: (postgresCpuDelta(pg0, postgresCpuMs(databaseName)) * 1000) / done };
@@ -96,29 +133,23 @@ try {
     return result;
   };
 
-  // The event is built from the appointment the insert returns: without the insert, there is no event either.
-  const variants = [
-    { name: 'whole booking', without: new Set() },
-    ...STEPS.map((step) => (step === 'insert' ? { name: 'without insert, event', step: 'insert + event', without: new Set(['insert', 'event']) } : { name: `without ${step}`, step, without: new Set([step]) })),
-  ];
-  const runs = new Map(variants.map((v) => [v.name, []]));
-  await slice(book(new Set()));
+  const variants = Object.keys(steps);
+  const runs = new Map(variants.map((name) => [name, []]));
+  await slice(steps['whole booking']);
   for (let round = 1; round <= ROUNDS; round += 1) {
-    for (const variant of variants) runs.get(variant.name).push(await slice(book(variant.without)));
+    for (const name of variants) runs.get(name).push(await slice(steps[name]));
   }
 
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const of = (name, key) => median(runs.get(name).map((r) => r[key]));
-  console.log(`${CONNECTIONS} connections, ${ROUNDS} rounds of ${SLICE_MS / 1000} s per variant; medians, CPU µs per transaction`);
-  console.log(`${'variant'.padEnd(22)} ${'tx/s'.padStart(6)} ${'client'.padStart(7)} ${'Postgres'.padStart(9)}   (each round: client / Postgres)`);
-  for (const { name } of variants) {
+  console.log(`${CONNECTIONS} connections, ${ROUNDS} rounds of ${SLICE_MS / 1000} s per variant; medians, CPU µs per call`);
+  console.log(`${'variant'.padEnd(16)} ${'calls/s'.padStart(8)} ${'client'.padStart(7)} ${'Postgres'.padStart(9)}   (each round: client / Postgres)`);
+  for (const name of variants) {
     const each = runs.get(name).map((r) => `${Math.round(r.clientMicros)} / ${Math.round(r.postgresMicros)}`).join(', ');
-    console.log(`${name.padEnd(22)} ${String(Math.round(of(name, 'perSecond'))).padStart(6)} ${String(Math.round(of(name, 'clientMicros'))).padStart(7)} ${String(Math.round(of(name, 'postgresMicros'))).padStart(9)}   (${each})`);
+    console.log(`${name.padEnd(16)} ${String(Math.round(of(name, 'perSecond'))).padStart(8)} ${String(Math.round(of(name, 'clientMicros'))).padStart(7)} ${String(Math.round(of(name, 'postgresMicros'))).padStart(9)}   (${each})`);
   }
-  console.log('a step costs the whole booking minus the variant without it:');
-  for (const { name, step } of variants.slice(1)) {
-    console.log(`  ${step.padEnd(14)} client ${Math.round(of('whole booking', 'clientMicros') - of(name, 'clientMicros'))} µs, Postgres ${Math.round(of('whole booking', 'postgresMicros') - of(name, 'postgresMicros'))} µs`);
-  }
+  const own = (key) => Math.round(of('whole booking', key) - of('calendar alone', key) - of('write alone', key));
+  console.log(`the whole booking beyond both statements alone (the use case's own work, and two statements in turn): client ${own('clientMicros')} µs, Postgres ${own('postgresMicros')} µs`);
 } finally {
   await database.drop();
 }
