@@ -70,7 +70,10 @@ try {
   };
   const steps = {
     'whole booking': counted((n) => book({ principal, startsAt: startOf(n).start.toISOString(), customer: customer(n) })),
-    'calendar alone': counted((n) => repos.garages.findWithClosures(garage.id, startOf(n).date, startOf(n).date)),
+    'calendar alone': counted((n) => {
+      const { date } = startOf(n);
+      return repos.garages.findWithClosures(garage.id, date, date);
+    }),
     'write alone': counted(async (n) => {
       const { date, start } = startOf(n);
       const at = new Date();

@@ -2,7 +2,7 @@ import { DomainError, type ErrorCode } from '@garage/domain';
 import type { ApiErrorCode } from '../src/http/error-codes.js';
 import t from 'tap';
 import { Type } from 'typebox';
-import { build, UUID } from './helper.js';
+import { build, UUID, UUID_V7 } from './helper.js';
 
 /** docs/reference/contract.md §2, written out again here so that a change to the mapping in the app fails this test. */
 const CONTRACT_STATUS: Record<ApiErrorCode, number> = {
@@ -216,6 +216,7 @@ t.test('the one error handler', async (t) => {
     }
     const generated = await app.inject({ method: 'GET', url: '/health/live' });
     t.match(generated.headers['x-request-id'], UUID);
+    t.match(generated.headers['x-request-id'], UUID_V7, 'a made id is a UUIDv7 (docs/reference/contract.md §1)');
     const limit = await post({ customer: { name: 'x'.repeat(70 * 1024) } });
     t.match(limit.headers['x-request-id'], UUID, 'set on errors raised before the handler too');
   });

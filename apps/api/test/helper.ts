@@ -117,5 +117,7 @@ export const build = async (t: Test, options: BuildOptions = {}): Promise<Built>
 export const LATEST_VERSION = '2026-11-26';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A UUIDv7: version 7 in the version nibble, RFC 9562's variant (10xx) in the next group. */
+export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 /** RFC 3339 with an offset (Z or ±hh:mm). */
 export const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

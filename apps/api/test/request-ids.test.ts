@@ -1,9 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { newRequestId } from '../src/http/request-ids.js';
-
-/** Version 7 in the version nibble, RFC 9562's variant (10xx) in the next group. */
-const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+import { UUID_V7 } from './helper.js';
 
 t.test('a made request id is a UUIDv7', async (t) => {
   for (let i = 0; i < 600; i += 1) t.match(newRequestId(), UUID_V7);
