@@ -57,6 +57,23 @@ t.test('items gathered during a write wait for a full batch; the rest waits for 
   t.same(batches, [[1, 2], [3, 4], [5]], 'flush writes the rest');
 });
 
+t.test('a flush writes what was buffered when it began: items arriving during its writes wait for a full batch', async (t) => {
+  const batches: number[][] = [];
+  let next = 100;
+  const { w } = writer(async (batch) => {
+    batches.push(batch);
+    // Traffic goes on while a batch is written: an item arrives during each write.
+    w.add(next++);
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+  w.add(1);
+  await w.flush();
+  t.same(batches, [[1]], 'the flush ends after what it owed, not after the traffic stops');
+  w.add(2);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(batches, [[1], [100, 2]], 'the items that arrived meanwhile went out with a full batch');
+});
+
 t.test('what is left of a batch is written by the interval, without a flush', async (t) => {
   const batches: number[][] = [];
   const w = makeBatchedWriter<number>({

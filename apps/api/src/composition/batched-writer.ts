@@ -33,9 +33,13 @@ export const makeBatchedWriter = <T>({ write, maxBuffered, batchSize, intervalMs
   let scheduled = false;
 
   const drain = async (everything: boolean): Promise<void> => {
-    while (buffer.length >= batchSize || (everything && buffer.length > 0)) {
+    // What a flush owes is what was buffered when it began: items that arrive while it writes wait for a full batch,
+    // or else a flush under steady traffic would go on writing a few items per statement for as long as it lasts.
+    let owed = everything ? buffer.length : 0;
+    while (buffer.length >= batchSize || owed > 0) {
       const batch = buffer.length <= batchSize ? buffer : buffer.slice(0, batchSize);
       buffer = buffer.length <= batchSize ? [] : buffer.slice(batchSize);
+      owed -= batch.length;
       try {
         await write(batch);
         onWritten?.(batch.length);
