@@ -113,8 +113,8 @@ t.test('a record that cannot be written fails no request: it is counted in reque
   const { pool } = app.storage.handle;
   if (!pool) throw new Error('the API tests run on Postgres');
   // The table out of the way stands for any write that fails: a lost database, a full disk, a lock timeout.
-  await pool.query('alter table request_log rename to request_log_away');
-  t.teardown(() => pool.query('alter table request_log_away rename to request_log'));
+  await pool.query('alter table request_log_chunks rename to request_log_away');
+  t.teardown(() => pool.query('alter table request_log_away rename to request_log_chunks'));
   const res = await app.inject({ method: 'GET', url: '/api/public/products', headers: { 'x-api-key': shop.apiKey } });
   t.equal(res.statusCode, 200, 'the request is answered');
   await app.requestRecorder!.flush();

@@ -244,7 +244,10 @@ export interface PersonalDataErasuresTable {
   events: number;
 }
 
-/** What the API saw of one key-authenticated request (migration 0019). */
+/**
+ * What the API saw of one key-authenticated request (migration 0019): the previous release's request log, read until
+ * a later release drops it (the records are written to `request_log_chunks` now).
+ */
 export interface RequestLogTable {
   id: Generated<string>;
   integration_id: string;
@@ -260,6 +263,17 @@ export interface RequestLogTable {
   api_version: string;
   duration_ms: number;
   error_body: ColumnType<unknown, string | null, never>;
+}
+
+/** The request log as chunks of records (migration 0022, src/request-log/request-chunks.ts). */
+export interface RequestLogChunksTable {
+  id: Generated<string>;
+  integration_id: string;
+  mode: string;
+  first_at: RequiredTimestamp;
+  last_at: RequiredTimestamp;
+  request_ids: string[];
+  records: string;
 }
 
 /** A single-use portal link: the SHA-256 of its secret (migration 0019). */
@@ -311,6 +325,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   personal_data_erasures: PersonalDataErasuresTable;
   request_log: RequestLogTable;
+  request_log_chunks: RequestLogChunksTable;
   portal_links: PortalLinksTable;
   portal_sessions: PortalSessionsTable;
   portal_actions: PortalActionsTable;

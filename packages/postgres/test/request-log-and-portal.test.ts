@@ -56,9 +56,9 @@ runContract((t, { repos, handle }) => {
     t.same(all[1]!.queryParameters, ['we"ird\\,{x} y', ''], 'any name, stored as sent');
     t.equal(all[1]!.errorBody, null, 'a success has no error body');
     t.equal(all[1]!.receivedAt.getTime(), at(1).getTime(), 'the time to the millisecond');
-    const { rows: stored } = await sql<{ noBody: boolean; noCode: boolean }>`
-      select error_body is null as "noBody", error_code is null as "noCode" from request_log where integration_id = ${id} and request_id = 'a'`.execute(handle.db);
-    t.same(stored, [{ noBody: true, noCode: true }], 'stored as SQL NULL, not a JSON null');
+    const { rows: chunks } = await sql<{ mode: string; records: number }>`
+      select mode, jsonb_array_length(records::jsonb) as records from request_log_chunks where integration_id = ${id} order by mode`.execute(handle.db);
+    t.same(chunks, [{ mode: 'live', records: 2 }, { mode: 'test', records: 1 }], 'a chunk per integration and mode of the batch');
     const byRoute = await log.list({ integrationId: id, mode: 'live', limit: 10, after: null, status: null, route: '/api/public/products', since: null });
     t.same(byRoute.map((r) => r.requestId), ['a']);
     const since = await log.list({ integrationId: id, mode: 'live', limit: 10, after: null, status: null, route: null, since: at(2) });

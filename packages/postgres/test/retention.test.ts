@@ -3,6 +3,7 @@ import { testClock } from '@garage/domain/testing';
 import { backends, insertGarage, insertIntegration } from '@garage/postgres/testing';
 import { sql } from 'kysely';
 import t from 'tap';
+import { makeRequestLog } from '../src/request-log/request-log.js';
 import { makeRetentionStore, retainedTables, retentionPoliciesOf } from '../src/retention/index.js';
 
 /** docs/operators/retention.md: old rows go, recent rows stay, in batches, on every database the adapter runs on. */
@@ -41,11 +42,31 @@ for (const backend of backends) {
         .values({ scope: 'test', key, request_hash: 'h', state: 'completed', response_status: 201, response_body: '{}', expires_at: expiresAt, created_at: daysAgo(1) })
         .execute();
     }
-    for (const [requestId, age] of [['old-1', 10], ['old-2', 10], ['old-3', 8], ['recent-1', 1], ['recent-2', 0.5]] as const) {
+    const ages = [['old-1', 10], ['old-2', 10], ['old-3', 8], ['recent-1', 1], ['recent-2', 0.5]] as const;
+    // Chunks of records by age: the two of 10 days share one.
+    await makeRequestLog(db).append(
+      ages.map(([requestId, age]) => ({
+        integrationId: integration.id,
+        mode: 'live',
+        requestId,
+        receivedAt: daysAgo(age),
+        method: 'GET',
+        route: '/api/public/products',
+        path: '/api/public/products',
+        queryParameters: [],
+        status: 200,
+        errorCode: null,
+        apiVersion: '2026-11-21',
+        durationMs: 3,
+        errorBody: null,
+      })),
+    );
+    // Rows of the release before chunks, until retention has emptied its table.
+    for (const [requestId, age] of ages) {
       await sql`insert into request_log (integration_id, mode, request_id, created_at, method, route, path, query_parameters, status, error_code, api_version, duration_ms, error_body)
                 values (${integration.id}, 'live', ${requestId}, ${daysAgo(age)}, 'GET', '/api/public/products', '/api/public/products', '{}', 200, null, '2026-11-21', 3, null)`.execute(db);
     }
-    const count = async (table: 'webhook_events' | 'webhook_deliveries' | 'webhook_attempts' | 'idempotency_keys' | 'request_log') =>
+    const count = async (table: 'webhook_events' | 'webhook_deliveries' | 'webhook_attempts' | 'idempotency_keys' | 'request_log' | 'request_log_chunks') =>
       Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
 
     const tables = retainedTables(settings);
@@ -68,6 +89,7 @@ for (const backend of backends) {
         { table: 'webhook_deliveries', oldestRowAgeSeconds: 45 * 86_400, retentionSeconds: 14 * 86_400 },
         { table: 'webhook_events', oldestRowAgeSeconds: 45 * 86_400, retentionSeconds: 30 * 86_400 },
         { table: 'idempotency_keys', oldestRowAgeSeconds: 43_200, retentionSeconds: 0 },
+        { table: 'request_log_chunks', oldestRowAgeSeconds: 10 * 86_400, retentionSeconds: 7 * 86_400 },
         { table: 'request_log', oldestRowAgeSeconds: 10 * 86_400, retentionSeconds: 7 * 86_400 },
         { table: 'sandbox', oldestRowAgeSeconds: 0, retentionSeconds: 90 * 86_400 },
       ]);
@@ -75,7 +97,7 @@ for (const backend of backends) {
 
     t.test('a run deletes at most maxBatches batches of batchSize rows per table; the next run goes on', async (t) => {
       const enforce = makeEnforceRetention({ store: counting, clock, policies, limits: { batchSize: 5, maxBatches: 2 } });
-      t.same(await enforce(), { webhook_attempts: 10, webhook_deliveries: 10, webhook_events: 10, idempotency_keys: 1, request_log: 3, sandbox: 0 });
+      t.same(await enforce(), { webhook_attempts: 10, webhook_deliveries: 10, webhook_events: 10, idempotency_keys: 1, request_log_chunks: 2, request_log: 3, sandbox: 0 });
       t.ok(batches.every((b) => b.deleted <= 5), 'no batch larger than its limit');
       t.equal(await count('webhook_events'), 25 - 10, 'two batches of events, the rest left for the next run');
     });
@@ -88,14 +110,17 @@ for (const backend of backends) {
       t.equal(await count('webhook_attempts'), 4);
       t.same((await db.selectFrom('idempotency_keys').select('key').execute()).map((r) => r.key), ['live'], 'expired keys go, live ones stay');
       t.same((await db.selectFrom('request_log').select('request_id').orderBy('request_id').execute()).map((r) => r.request_id), ['recent-1', 'recent-2'], 'request records keep 7 days');
-      t.same(await enforce(), { webhook_attempts: 0, webhook_deliveries: 0, webhook_events: 0, idempotency_keys: 0, request_log: 0, sandbox: 0 }, 'nothing left to do');
+      t.equal(await count('request_log_chunks'), 2, 'so do chunks of them');
+      const kept = await makeRequestLog(db).list({ integrationId: integration.id, mode: 'live', limit: 10, after: null, status: null, route: null, since: null });
+      t.same(kept.map((r) => r.requestId), ['recent-2', 'recent-2', 'recent-1', 'recent-1'], 'read from both tables');
+      t.same(await enforce(), { webhook_attempts: 0, webhook_deliveries: 0, webhook_events: 0, idempotency_keys: 0, request_log_chunks: 0, request_log: 0, sandbox: 0 }, 'nothing left to do');
       const ages = await measure();
       t.ok(ages.every((a) => a.oldestRowAgeSeconds <= a.retentionSeconds), 'every table within its retention');
     });
 
     t.test('an empty table has age 0', async (t) => {
       await db.deleteFrom('idempotency_keys').execute();
-      t.match(await measure(), [{}, {}, {}, { table: 'idempotency_keys', oldestRowAgeSeconds: 0 }, {}, {}]);
+      t.match(await measure(), [{}, {}, {}, { table: 'idempotency_keys', oldestRowAgeSeconds: 0 }, {}, {}, {}]);
     });
   });
 }

@@ -8,10 +8,12 @@ import { makeBatchedWriter, type BatchedWriter } from './batched-writer.js';
 /** Records held while the database is slow or away; about 1 KB each, so a few MB at most per instance. */
 export const REQUEST_LOG_BUFFER = 5000;
 /**
- * Records per insert: small enough that a busy instance writes a batch within a fraction of a second, so records leave
- * memory before the garbage collector has to move them to the old generation.
+ * Records per insert. An insert costs Postgres about a quarter of a millisecond whatever it holds, and the records
+ * of one integration in a batch share a chunk: at 100 records, an instance serving 50 integrations wrote chunks of two
+ * records and paid 7-8 µs of Postgres CPU per record; at 1,000, 1-2 µs. A busy instance still fills a batch within a
+ * fraction of a second; a quiet one writes what it has every `REQUEST_LOG_FLUSH_MS`.
  */
-export const REQUEST_LOG_BATCH = 100;
+export const REQUEST_LOG_BATCH = 1000;
 export const REQUEST_LOG_FLUSH_MS = 1000;
 
 declare module 'fastify' {
@@ -67,7 +69,7 @@ export default fp(
         }
       },
     });
-    // Each record is encoded as it comes: what waits for its batch is one string, not the record's objects.
+    // Each record is encoded as it comes: what waits for its batch is its row as one string, not the record's objects.
     const recorder: BatchedWriter<NewRequestRecord> = { ...writer, add: (record) => writer.add(encodeRequestRecord(record)) };
     app.decorate('requestRecorder', recorder);
     // Registered after the database's own onClose hook, so it runs first: the last records are written before it closes.

@@ -18,6 +18,8 @@ export const retainedTables = (settings: RetentionSettings): RetainedTable[] => 
   { table: 'webhook_deliveries', dateColumn: 'created_at', keepDays: settings.webhookDeliveryDays },
   { table: 'webhook_events', dateColumn: 'created_at', keepDays: settings.webhookEventDays },
   { table: 'idempotency_keys', dateColumn: 'expires_at', keepDays: 0 },
+  // A chunk goes when its newest record does: its oldest are at most `CHUNK_SPAN_MS` older.
+  { table: 'request_log_chunks', dateColumn: 'last_at', keepDays: settings.requestLogDays },
   { table: 'request_log', dateColumn: 'created_at', keepDays: settings.requestLogDays },
 ];
 

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import type { Mode, NewRequestRecord, RequestRecord } from '@garage/domain';
+import { sql, type RawBuilder } from 'kysely';
+
+/**
+ * The request log is kept as chunks (migration 0022): a row of `request_log_chunks` holds the records of one
+ * integration and mode that one batch wrote within one span of time, as one JSON text. Postgres stores that text as
+ * it comes, without parsing it, and parses a chunk only when a page or a lookup reads it.
+ */
+
+/** A chunk's records are never further apart than this: the span a lookup by a request id's time reads around it. */
+export const CHUNK_SPAN_MS = 10_000;
+
+/**
+ * How far the time a UUIDv7 request id carries may be from its record's `receivedAt` for the time to find it: the API
+ * reads both from one clock, a request apart.
+ */
+export const ID_TIME_TOLERANCE_MS = 1000;
+
+/** A record's fields, in the order of the JSON array that is its row: no key repeated per record. */
+const FIELDS = [
+  'id',
+  'requestId',
+  'receivedAt',
+  'method',
+  'route',
+  'path',
+  'queryParameters',
+  'status',
+  'errorCode',
+  'apiVersion',
+  'durationMs',
+  'errorBody',
+] as const satisfies readonly (keyof RequestRecord)[];
+
+type Field = (typeof FIELDS)[number];
+const AT = Object.fromEntries(FIELDS.map((field, i) => [field, i])) as Record<Field, number>;
+
+/** The SQL reading a field of a row (`jsonb` element `row`) as text. */
+export const rowField = (row: RawBuilder<unknown>, field: Field): RawBuilder<string> => sql<string>`(${row}->>${sql.lit(AT[field])})`;
+
+/** The SQL reading a row's `receivedAt`, in milliseconds since the epoch, as the row keeps it. */
+export const rowTime = (row: RawBuilder<unknown>): RawBuilder<number> => sql<number>`${rowField(row, 'receivedAt')}::float8`;
+
+/** A row read back: the record, its integration and mode being the chunk's. */
+export const recordOfRow = (row: readonly unknown[], integrationId: string, mode: Mode): RequestRecord => {
+  const record = Object.fromEntries(FIELDS.map((field, i) => [field, row[i]])) as unknown as Omit<RequestRecord, 'integrationId' | 'mode' | 'receivedAt'> & {
+    receivedAt: number;
+  };
+  return { ...record, integrationId, mode, receivedAt: new Date(record.receivedAt) };
+};
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The time, in milliseconds since the epoch, in the first 48 bits of a UUIDv7 in its canonical form; else null. */
+export const uuidV7Time = (id: string): number | null => (UUID_V7.test(id) ? Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16) : null);
+
+/**
+ * What jsonb refuses in a string: NUL, and a surrogate without its pair. JSON.stringify writes both as `\u` escapes,
+ * in lower case; a record without any `\u` escape (nearly all) is not searched further.
+ */
+const REFUSED_BY_JSONB = /\\u0000|\\ud[89a-f]/;
+// NUL is what this looks for: the control character is meant.
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const storable = (_key: string, value: unknown) => (typeof value === 'string' ? value.replace(UNSTORABLE, '\uFFFD') : value);
+
+/** A record as a batch carries it to its chunk, encoded once, when the record is handed over. */
+export interface EncodedRequestRecord {
+  /** Integration, mode and span of time: the records sharing it share a chunk. */
+  readonly chunk: string;
+  readonly integrationId: string;
+  readonly mode: Mode;
+  readonly receivedAt: number;
+  /** The request id when its time does not find it, for the chunk's index of ids; else null. */
+  readonly indexedId: string | null;
+  /** The row: JSON that jsonb accepts, without a raw line break (JSON.stringify escapes every control character). */
+  readonly row: string;
+}
+
+/**
+ * Encodes a record as its chunk will keep it. A record naming a NUL or a lone surrogate (a path parameter, an echoed
+ * value) has it replaced by U+FFFD, so that its chunk can be read as jsonb; checked on the text first, such records
+ * being rare. Its `id`, the page order's tiebreak between records of one millisecond, is made here.
+ */
+export const encodeRequestRecord = (record: NewRequestRecord): EncodedRequestRecord => {
+  const receivedAt = record.receivedAt.getTime();
+  const id = randomUUID();
+  const values = FIELDS.map((field) => (field === 'id' ? id : field === 'receivedAt' ? receivedAt : record[field]));
+  const text = JSON.stringify(values);
+  const idTime = uuidV7Time(record.requestId);
+  return {
+    chunk: `${record.integrationId}|${record.mode}|${Math.floor(receivedAt / CHUNK_SPAN_MS)}`,
+    integrationId: record.integrationId,
+    mode: record.mode,
+    receivedAt,
+    indexedId: idTime !== null && Math.abs(idTime - receivedAt) <= ID_TIME_TOLERANCE_MS ? null : record.requestId,
+    row: text.includes('\\u') && REFUSED_BY_JSONB.test(text) ? JSON.stringify(values, storable) : text,
+  };
+};
+
+interface Chunk {
+  integrationId: string;
+  mode: Mode;
+  firstAt: number;
+  lastAt: number;
+  indexedIds: string[];
+  rows: string[];
+}
+
+/** A batch's records gathered into their chunks, in the order they first appear. */
+const chunksOf = (records: readonly EncodedRequestRecord[]): Chunk[] => {
+  const chunks = new Map<string, Chunk>();
+  for (const record of records) {
+    const chunk = chunks.get(record.chunk);
+    if (chunk === undefined) {
+      chunks.set(record.chunk, {
+        integrationId: record.integrationId,
+        mode: record.mode,
+        firstAt: record.receivedAt,
+        lastAt: record.receivedAt,
+        indexedIds: record.indexedId === null ? [] : [record.indexedId],
+        rows: [record.row],
+      });
+      continue;
+    }
+    chunk.firstAt = Math.min(chunk.firstAt, record.receivedAt);
+    chunk.lastAt = Math.max(chunk.lastAt, record.receivedAt);
+    if (record.indexedId !== null) chunk.indexedIds.push(record.indexedId);
+    chunk.rows.push(record.row);
+  }
+  return [...chunks.values()];
+};
+
+/**
+ * The insert of a batch's chunks, and its two parameters: the chunks' heads as one small JSON document, and their
+ * records, each chunk's a JSON array, joined by line breaks (which no row holds), so that Postgres splits them
+ * without parsing them. Always the same statement.
+ */
+export const chunkInsert = (records: readonly EncodedRequestRecord[]): { sql: string; parameters: [string, string] } => {
+  const chunks = chunksOf(records);
+  const heads = JSON.stringify(chunks.map((c) => [c.integrationId, c.mode, c.firstAt, c.lastAt, c.indexedIds]));
+  return { sql: INSERT_CHUNKS, parameters: [heads, chunks.map((c) => `[${c.rows.join(',')}]`).join('\n')] };
+};
+
+const INSERT_CHUNKS = `insert into request_log_chunks (integration_id, mode, first_at, last_at, request_ids, records)
+select (h.head->>0)::uuid, h.head->>1, to_timestamp((h.head->>2)::float8 / 1000), to_timestamp((h.head->>3)::float8 / 1000),
+       array(select jsonb_array_elements_text(h.head->4)), r.records
+  from jsonb_array_elements($1::jsonb) with ordinality as h(head, n)
+  join unnest(string_to_array($2, E'\\n')) with ordinality as r(records, n) using (n)`;

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { NewRequestRecord, RequestLogQuery, RequestRecord } from '@garage/domain';
+import { sql } from 'kysely';
+import t from 'tap';
+import { v7 } from 'uuid';
+import { makeRequestLog } from '../src/index.js';
+import { CHUNK_SPAN_MS, encodeRequestRecord, uuidV7Time } from '../src/request-log/request-chunks.js';
+import { runContract, walk } from '../src/testing/index.js';
+
+/** The request log as chunks (migration 0022): pages across chunks that overlap in time, lookups by a request id. */
+const record = (integrationId: string, extra: Partial<NewRequestRecord> = {}): NewRequestRecord => ({
+  integrationId,
+  mode: 'live',
+  requestId: randomUUID(),
+  receivedAt: new Date(),
+  method: 'GET',
+  route: '/api/public/products',
+  path: '/api/public/products',
+  queryParameters: ['limit'],
+  status: 200,
+  errorCode: null,
+  apiVersion: '2026-11-21',
+  durationMs: 3,
+  errorBody: null,
+  ...extra,
+});
+
+const query = (integrationId: string, extra: Partial<RequestLogQuery> = {}): RequestLogQuery => ({
+  integrationId,
+  mode: 'live',
+  limit: 10,
+  after: null,
+  status: null,
+  route: null,
+  since: null,
+  ...extra,
+});
+
+/** Newest first, the greater id first within a millisecond: the order every page must follow. */
+const inPageOrder = (records: RequestRecord[]): boolean =>
+  records.every((r, i) => {
+    const next = records[i + 1];
+    if (next === undefined) return true;
+    const [a, b] = [r.receivedAt.getTime(), next.receivedAt.getTime()];
+    return a > b || (a === b && r.id > next.id);
+  });
+
+t.test('a UUIDv7 request id is found by its time when it is the time of its record; any other id is indexed', async (t) => {
+  const at = new Date('2026-11-28T10:00:00.000Z');
+  const made = v7({ msecs: at.getTime() });
+  t.equal(uuidV7Time(made), at.getTime());
+  t.equal(uuidV7Time(randomUUID()), null, 'a UUIDv4 carries no time');
+  t.equal(uuidV7Time(made.toUpperCase()), null, 'only the canonical, lower-case form');
+  t.equal(encodeRequestRecord(record(randomUUID(), { requestId: made, receivedAt: new Date(at.getTime() + 2) })).indexedId, null);
+  t.equal(encodeRequestRecord(record(randomUUID(), { requestId: made, receivedAt: new Date(at.getTime() + 60_000) })).indexedId, made, 'a v7 sent with another time');
+  t.equal(encodeRequestRecord(record(randomUUID(), { requestId: 'order-42' })).indexedId, 'order-42');
+  t.notOk(encodeRequestRecord(record(randomUUID(), { path: 'a\nb' })).row.includes('\n'), 'a row never holds a raw line break');
+});
+
+runContract((t, { handle }) => {
+  const log = makeRequestLog(handle.db);
+
+  t.test('pages walk chunks that overlap in time, many records to a millisecond, in order, each record once', async (t) => {
+    const id = randomUUID();
+    const start = Date.UTC(2026, 10, 28, 9, 0, 0);
+    // 600 records over 45 s (five spans of time), three to a millisecond, one in 40 a 404, written in batches of 50
+    // taken in a shuffled order: each batch's chunks overlap the others'.
+    const records = Array.from({ length: 600 }, (_, i) =>
+      record(id, { requestId: `r-${i}`, receivedAt: new Date(start + Math.floor(i / 3) * 225), status: i % 40 === 7 ? 404 : 200 }),
+    );
+    const shuffled = records.map((r, i) => ({ r, key: (i * 7919) % 600 })).sort((a, b) => a.key - b.key).map(({ r }) => r);
+    for (let i = 0; i < shuffled.length; i += 50) await log.append(shuffled.slice(i, i + 50));
+    const { rows } = await sql<{ chunks: number }>`select count(*)::int as chunks from request_log_chunks where integration_id = ${id}`.execute(handle.db);
+    t.ok(rows[0]!.chunks > 12, `records in many chunks (${rows[0]!.chunks})`);
+
+    const positionOf = (r: RequestRecord) => ({ sortValue: r.receivedAt, id: r.id });
+    for (const limit of [1, 7, 100]) {
+      const seen = await walk((after, l) => log.list(query(id, { after, limit: l })), positionOf, { limit });
+      t.equal(seen.length, 600, `limit ${limit}: every record`);
+      t.equal(new Set(seen.map((r) => r.id)).size, 600, `limit ${limit}: each once`);
+      t.ok(inPageOrder(seen), `limit ${limit}: newest first`);
+    }
+    const errors = await walk((after, l) => log.list(query(id, { after, limit: l, status: { min: 404, max: 404 } })), positionOf, { limit: 4 });
+    t.same(
+      errors.map((r) => r.requestId),
+      records.filter((r) => r.status === 404).map((r) => r.requestId).reverse(),
+      'a filter that skips whole chunks',
+    );
+    const since = new Date(start + 30_000);
+    const recent = await log.list(query(id, { since, limit: 1000 }));
+    t.equal(recent.length, records.filter((r) => r.receivedAt >= since).length, 'since');
+    t.ok(recent.every((r) => r.receivedAt >= since));
+  });
+
+  t.test('a request id is found whether the API made it or the connector sent it, the newest of its records', async (t) => {
+    const id = randomUUID();
+    const now = Date.now();
+    const made = v7({ msecs: now });
+    const sentV7 = v7({ msecs: now - 3_600_000 });
+    await log.append([
+      record(id, { requestId: made, receivedAt: new Date(now + 1), status: 201 }),
+      record(id, { requestId: sentV7, receivedAt: new Date(now) }),
+      record(id, { requestId: 'retry-1', receivedAt: new Date(now), status: 503 }),
+      record(id, { requestId: 'retry-1', receivedAt: new Date(now + CHUNK_SPAN_MS * 3), status: 200 }),
+    ]);
+    t.equal((await log.findByRequestId(id, 'live', made))?.status, 201, 'found by its time');
+    t.equal((await log.findByRequestId(id, 'live', sentV7))?.requestId, sentV7, 'a v7 of another time, by the index');
+    t.equal((await log.findByRequestId(id, 'live', 'retry-1'))?.status, 200, 'the newest of two');
+    t.equal(await log.findByRequestId(id, 'test', made), null, 'not in another mode');
+    t.equal(await log.findByRequestId(randomUUID(), 'live', made), null, "not another integration's");
+    t.equal(await log.findByRequestId(id, 'live', v7({ msecs: now })), null, 'an unknown id of the same time');
+  });
+
+  t.test("records of the release before chunks are read with the chunks', in one order", async (t) => {
+    const id = randomUUID();
+    const at = (seconds: number) => new Date(Date.UTC(2026, 10, 28, 8, 0, seconds));
+    await log.append([record(id, { requestId: 'new-1', receivedAt: at(1) }), record(id, { requestId: 'new-3', receivedAt: at(3) })]);
+    for (const [requestId, seconds] of [['old-0', 0], ['old-2', 2]] as const) {
+      await sql`insert into request_log (integration_id, mode, request_id, created_at, method, route, path, query_parameters, status, error_code, api_version, duration_ms, error_body)
+                values (${id}, 'live', ${requestId}, ${at(seconds)}, 'GET', '/api/public/products', '/api/public/products', '{}', 200, null, '2026-11-21', 3, null)`.execute(handle.db);
+    }
+    const all = await walk((after, limit) => log.list(query(id, { after, limit })), (r) => ({ sortValue: r.receivedAt, id: r.id }), { limit: 1 });
+    t.same(all.map((r) => r.requestId), ['new-3', 'old-2', 'new-1', 'old-0']);
+    t.equal((await log.findByRequestId(id, 'live', 'old-2'))?.receivedAt.getTime(), at(2).getTime());
+  });
+});
