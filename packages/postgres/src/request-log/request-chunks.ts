@@ -65,10 +65,11 @@ const REFUSED_BY_JSONB = /\\u0000|\\ud[89a-f]/;
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const storable = (_key: string, value: unknown) => (typeof value === 'string' ? value.replace(UNSTORABLE, '\uFFFD') : value);
 
-/** A record as a batch carries it to its chunk, encoded once, when the record is handed over. */
+/**
+ * A record as a batch carries it to its chunk, encoded once, when the record is handed over: what waits for the batch
+ * is its row as one string and what names its chunk (integration, mode, span of time), nothing made per record besides.
+ */
 export interface EncodedRequestRecord {
-  /** Integration, mode and span of time: the records sharing it share a chunk. */
-  readonly chunk: string;
   readonly integrationId: string;
   readonly mode: Mode;
   readonly receivedAt: number;
@@ -90,7 +91,6 @@ export const encodeRequestRecord = (record: NewRequestRecord): EncodedRequestRec
   const text = JSON.stringify(values);
   const idTime = uuidV7Time(record.requestId);
   return {
-    chunk: `${record.integrationId}|${record.mode}|${Math.floor(receivedAt / CHUNK_SPAN_MS)}`,
     integrationId: record.integrationId,
     mode: record.mode,
     receivedAt,
@@ -102,26 +102,35 @@ export const encodeRequestRecord = (record: NewRequestRecord): EncodedRequestRec
 interface Chunk {
   integrationId: string;
   mode: Mode;
+  span: number;
   firstAt: number;
   lastAt: number;
   indexedIds: string[];
   rows: string[];
 }
 
-/** A batch's records gathered into their chunks, in the order they first appear. */
+/** A batch's records gathered into their chunks: by integration, mode and span of time. */
 const chunksOf = (records: readonly EncodedRequestRecord[]): Chunk[] => {
-  const chunks = new Map<string, Chunk>();
+  const byIntegration = new Map<string, Chunk[]>();
+  const chunks: Chunk[] = [];
   for (const record of records) {
-    const chunk = chunks.get(record.chunk);
+    const span = Math.floor(record.receivedAt / CHUNK_SPAN_MS);
+    let ofIntegration = byIntegration.get(record.integrationId);
+    if (ofIntegration === undefined) byIntegration.set(record.integrationId, (ofIntegration = []));
+    // An integration's records in one batch fall in one or two chunks: a search is cheaper than a key per record.
+    const chunk = ofIntegration.find((c) => c.mode === record.mode && c.span === span);
     if (chunk === undefined) {
-      chunks.set(record.chunk, {
+      const created: Chunk = {
         integrationId: record.integrationId,
         mode: record.mode,
+        span,
         firstAt: record.receivedAt,
         lastAt: record.receivedAt,
         indexedIds: record.indexedId === null ? [] : [record.indexedId],
         rows: [record.row],
-      });
+      };
+      ofIntegration.push(created);
+      chunks.push(created);
       continue;
     }
     chunk.firstAt = Math.min(chunk.firstAt, record.receivedAt);
@@ -129,7 +138,7 @@ const chunksOf = (records: readonly EncodedRequestRecord[]): Chunk[] => {
     if (record.indexedId !== null) chunk.indexedIds.push(record.indexedId);
     chunk.rows.push(record.row);
   }
-  return [...chunks.values()];
+  return chunks;
 };
 
 /**
