@@ -1,29 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { NewRequestRecord, RequestLogQuery, RequestRecord } from '@garage/domain';
+import type { RequestLogQuery, RequestRecord } from '@garage/domain';
 import { sql } from 'kysely';
 import t from 'tap';
 import { v7 } from 'uuid';
 import { makeRequestLog } from '../src/index.js';
 import { CHUNK_SPAN_MS, encodeRequestRecord, uuidV7Time } from '../src/request-log/request-chunks.js';
+import { requestRecord as record } from './fixtures/request-records.js';
 import { runContract, walk } from '../src/testing/index.js';
 
 /** The request log as chunks (migration 0022): pages across chunks that overlap in time, lookups by a request id. */
-const record = (integrationId: string, extra: Partial<NewRequestRecord> = {}): NewRequestRecord => ({
-  integrationId,
-  mode: 'live',
-  requestId: randomUUID(),
-  receivedAt: new Date(),
-  method: 'GET',
-  route: '/api/public/products',
-  path: '/api/public/products',
-  queryParameters: ['limit'],
-  status: 200,
-  errorCode: null,
-  apiVersion: '2026-11-21',
-  durationMs: 3,
-  errorBody: null,
-  ...extra,
-});
 
 const query = (integrationId: string, extra: Partial<RequestLogQuery> = {}): RequestLogQuery => ({
   integrationId,

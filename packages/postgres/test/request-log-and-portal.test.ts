@@ -1,27 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { NewRequestRecord } from '@garage/domain';
 import { newGarage } from '@garage/domain/testing';
 import { sql } from 'kysely';
 import { makePortalStore, makeRequestLog } from '../src/index.js';
+import { requestRecord as record } from './fixtures/request-records.js';
 import { runContract } from '../src/testing/index.js';
 
 /** The request log and the portal's store (migration 0019), on Postgres and PGlite alike. */
-const record = (integrationId: string, extra: Partial<NewRequestRecord> = {}): NewRequestRecord => ({
-  integrationId,
-  mode: 'live',
-  requestId: randomUUID(),
-  receivedAt: new Date(),
-  method: 'GET',
-  route: '/api/public/products',
-  path: '/api/public/products',
-  queryParameters: ['limit', 'apiKey'],
-  status: 200,
-  errorCode: null,
-  apiVersion: '2026-11-21',
-  durationMs: 3,
-  errorBody: null,
-  ...extra,
-});
 
 runContract((t, { repos, handle }) => {
   const log = makeRequestLog(handle.db);

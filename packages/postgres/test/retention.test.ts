@@ -4,6 +4,7 @@ import { backends, insertGarage, insertIntegration } from '@garage/postgres/test
 import { sql } from 'kysely';
 import t from 'tap';
 import { makeRequestLog } from '../src/request-log/request-log.js';
+import { requestRecord } from './fixtures/request-records.js';
 import { makeRetentionStore, retainedTables, retentionPoliciesOf } from '../src/retention/index.js';
 
 /** docs/operators/retention.md: old rows go, recent rows stay, in batches, on every database the adapter runs on. */
@@ -45,21 +46,7 @@ for (const backend of backends) {
     const ages = [['old-1', 10], ['old-2', 10], ['old-3', 8], ['recent-1', 1], ['recent-2', 0.5]] as const;
     // Chunks of records by age: the two of 10 days share one.
     await makeRequestLog(db).append(
-      ages.map(([requestId, age]) => ({
-        integrationId: integration.id,
-        mode: 'live',
-        requestId,
-        receivedAt: daysAgo(age),
-        method: 'GET',
-        route: '/api/public/products',
-        path: '/api/public/products',
-        queryParameters: [],
-        status: 200,
-        errorCode: null,
-        apiVersion: '2026-11-21',
-        durationMs: 3,
-        errorBody: null,
-      })),
+      ages.map(([requestId, age]) => requestRecord(integration.id, { requestId, receivedAt: daysAgo(age) })),
     );
     // Rows of the release before chunks, until retention has emptied its table.
     for (const [requestId, age] of ages) {
