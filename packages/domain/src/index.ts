@@ -35,7 +35,7 @@ export type { Listing, Page, PageRequest } from './kernel/page.js';
 export { field, fieldsOf, type FieldKind, type FieldShape, type ItemOf, type ItemShape } from './kernel/item-shape.js';
 export { makeCursorCodec, type CursorCodec } from './kernel/cursor.js';
 export type { ListName, ListVersionProbe } from './kernel/list-version.port.js';
-export { isUuid, UUID_PATTERN } from './kernel/ids.js';
+export { isUuid, UUID_PATTERN, uuidV7Time } from './kernel/ids.js';
 export { CONTACT_LIMITS } from './kernel/contact.js';
 export { deriveSubkey, ENCRYPTION_KEY_BYTES, parseEncryptionKey, type EncryptionKey } from './kernel/encryption-key.js';
 export { BOUND_NONCE_PREFIX, makeSecretBox, type SecretBox } from './kernel/secret-box.js';

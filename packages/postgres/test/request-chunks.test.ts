@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestLogQuery, RequestRecord } from '@garage/domain';
+import { uuidV7Time, type RequestLogQuery, type RequestRecord } from '@garage/domain';
 import { sql } from 'kysely';
 import t from 'tap';
 import { v7 } from 'uuid';
 import { makeRequestLog } from '../src/index.js';
-import { CHUNK_SPAN_MS, encodeRequestRecord, uuidV7Time } from '../src/request-log/request-chunks.js';
+import { CHUNK_SPAN_MS, encodeRequestRecord } from '../src/request-log/request-chunks.js';
 import { requestRecord as record } from './fixtures/request-records.js';
+import { makeRetentionStore, retainedTables } from '../src/retention/index.js';
 import { runContract, walk } from '../src/testing/index.js';
 
 /** The request log as chunks (migration 0022): pages across chunks that overlap in time, lookups by a request id. */
@@ -94,6 +95,21 @@ runContract((t, { handle }) => {
     t.equal(await log.findByRequestId(id, 'test', made), null, 'not in another mode');
     t.equal(await log.findByRequestId(randomUUID(), 'live', made), null, "not another integration's");
     t.equal(await log.findByRequestId(id, 'live', v7({ msecs: now })), null, 'an unknown id of the same time');
+  });
+
+  t.test('a chunk goes when its newest record passes retention: its oldest may outlive it by less than the span', async (t) => {
+    const id = randomUUID();
+    const retention = makeRetentionStore(handle.db, retainedTables({ webhookEventDays: 30, webhookDeliveryDays: 14, sandboxDays: 90, requestLogDays: 7 }));
+    const span = Math.floor(Date.UTC(2026, 10, 20, 9) / CHUNK_SPAN_MS) * CHUNK_SPAN_MS;
+    const cutoff = new Date(span + CHUNK_SPAN_MS / 2);
+    await log.append([
+      record(id, { requestId: 'gone', receivedAt: new Date(span - 1) }),
+      record(id, { requestId: 'before-cutoff', receivedAt: new Date(cutoff.getTime() - 3000) }),
+      record(id, { requestId: 'after-cutoff', receivedAt: new Date(cutoff.getTime() + 3000) }),
+    ]);
+    await retention.purgeBatch('request_log_chunks', cutoff, 1000);
+    const kept = await log.list(query(id, { limit: 10 }));
+    t.same(kept.map((r) => r.requestId), ['after-cutoff', 'before-cutoff'], 'the chunk of both stays whole; the older one goes');
   });
 
   t.test("records of the release before chunks are read with the chunks', in one order", async (t) => {

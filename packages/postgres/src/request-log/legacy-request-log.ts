@@ -1,4 +1,4 @@
-import { isUuid, type Mode, type RequestLog, type RequestRecord } from '@garage/domain';
+import type { Mode, RequestLog, RequestRecord } from '@garage/domain';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RequestLogTable } from '../schema.js';
 
@@ -21,11 +21,11 @@ const toRecord = (row: Selectable<RequestLogTable>): RequestRecord => ({
 
 /**
  * The reads of `request_log`, a row per record, where the release before chunks wrote (migration 0019). Its records
- * are read beside the chunks' until retention has emptied the table; a later release drops both.
+ * are read beside the chunks' until retention has emptied the table; a later release drops both. The caller has
+ * checked that the integration's id is a UUID.
  */
 export const makeLegacyRequestLogReads = (db: Kysely<Database>): Pick<RequestLog, 'list' | 'findByRequestId'> => ({
   async list({ integrationId, mode, limit, after, status, route, since }) {
-    if (!isUuid(integrationId)) return [];
     const rows = await db
       .selectFrom('request_log')
       .selectAll()
@@ -43,7 +43,6 @@ export const makeLegacyRequestLogReads = (db: Kysely<Database>): Pick<RequestLog
   },
 
   async findByRequestId(integrationId, mode, requestId) {
-    if (!isUuid(integrationId)) return null;
     const row = await db
       .selectFrom('request_log')
       .selectAll()

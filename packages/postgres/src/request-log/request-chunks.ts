@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Mode, NewRequestRecord, RequestRecord } from '@garage/domain';
+import { uuidV7Time, type Mode, type NewRequestRecord, type RequestRecord } from '@garage/domain';
 import { sql, type RawBuilder } from 'kysely';
 
 /**
@@ -49,11 +49,6 @@ export const recordOfRow = (row: readonly unknown[], integrationId: string, mode
   };
   return { ...record, integrationId, mode, receivedAt: new Date(record.receivedAt) };
 };
-
-const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-/** The time, in milliseconds since the epoch, in the first 48 bits of a UUIDv7 in its canonical form; else null. */
-export const uuidV7Time = (id: string): number | null => (UUID_V7.test(id) ? Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16) : null);
 
 /**
  * What jsonb refuses in a string: NUL, and a surrogate without its pair. JSON.stringify writes both as `\u` escapes,

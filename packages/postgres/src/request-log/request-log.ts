@@ -1,4 +1,4 @@
-import { isUuid, type RequestLog, type RequestLogQuery, type RequestRecord } from '@garage/domain';
+import { isUuid, uuidV7Time, type RequestLog, type RequestLogQuery, type RequestRecord } from '@garage/domain';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { makeLegacyRequestLogReads } from './legacy-request-log.js';
@@ -10,7 +10,6 @@ import {
   recordOfRow,
   rowField,
   rowTime,
-  uuidV7Time,
   type EncodedRequestRecord,
 } from './request-chunks.js';
 
