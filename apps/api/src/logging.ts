@@ -99,11 +99,15 @@ const matchedPath = (pattern: string, params: unknown): string =>
     return typeof value === 'string' ? value : whole;
   });
 
-/** The path as it may be logged or stored: the matched path with its secret parameters redacted, or `[unmatched]`. */
-export const loggedPath = (request: MatchedRoute): string => {
-  const pattern = request.routeOptions?.url;
-  return pattern === undefined ? UNMATCHED_PATH : matchedPath(pattern, request.params);
-};
+/**
+ * The path as it may be logged or stored, from the pattern of the route matched (none: `[unmatched]`) and its
+ * parameters: the matched path with its secret parameters redacted.
+ */
+export const loggedPathOf = (pattern: string | undefined, params: unknown): string =>
+  pattern === undefined ? UNMATCHED_PATH : matchedPath(pattern, params);
+
+/** The path of a request as it may be logged or stored (`loggedPathOf`). */
+export const loggedPath = (request: MatchedRoute): string => loggedPathOf(request.routeOptions?.url, request.params);
 
 /** The URL as it may be logged: the matched path, or `[unmatched]`, then the names of the query's parameters. */
 export const loggedUrl = (request: { url: string } & MatchedRoute): string => {

@@ -1,8 +1,8 @@
-import type { NewRequestRecord } from '@garage/domain';
-import { encodeRequestRecord, makeRequestLog, type EncodedRequestRecord } from '@garage/postgres';
+import { encodeRequestRecord, makeRequestLog } from '@garage/postgres';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
+import { recordOf, type ServedRequest } from '../http/served-request.js';
 import { makeBatchedWriter, type BatchedWriter } from './batched-writer.js';
 
 /** Records held while the database is slow or away; about 1 KB each, so a few MB at most per instance. */
@@ -19,7 +19,7 @@ export const REQUEST_LOG_FLUSH_MS = 1000;
 declare module 'fastify' {
   interface FastifyInstance {
     /** Where the request-log hook hands its records; null when the operator turned the log off (REQUEST_LOG=off). */
-    requestRecorder: BatchedWriter<NewRequestRecord> | null;
+    requestRecorder: BatchedWriter<ServedRequest> | null;
   }
 }
 
@@ -53,8 +53,9 @@ export default fp(
     });
     const written = new Counter({ name: 'request_log_written_total', help: 'Request records written.', registers });
     let lastFailureLogged = 0;
-    const writer = makeBatchedWriter<EncodedRequestRecord>({
-      write: (rows) => log.appendEncoded(rows),
+    const recorder = makeBatchedWriter<ServedRequest>({
+      // Records are made here, a batch at a time, not on each response's path.
+      write: (served) => log.appendEncoded(served.map((request) => encodeRequestRecord(recordOf(request)))),
       maxBuffered: REQUEST_LOG_BUFFER,
       batchSize: REQUEST_LOG_BATCH,
       intervalMs: flushIntervalMs,
@@ -69,8 +70,6 @@ export default fp(
         }
       },
     });
-    // Each record is encoded as it comes: what waits for its batch is its row as one string, not the record's objects.
-    const recorder: BatchedWriter<NewRequestRecord> = { ...writer, add: (record) => writer.add(encodeRequestRecord(record)) };
     app.decorate('requestRecorder', recorder);
     // Registered after the database's own onClose hook, so it runs first: the last records are written before it closes.
     app.addHook('onClose', () => recorder.close());

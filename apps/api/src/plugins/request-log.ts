@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { decodedName, loggedPath, ROUTED_PATH_END } from '../logging.js';
 import { versionOf } from './api-versions.js';
 
 declare module 'fastify' {
@@ -10,34 +9,11 @@ declare module 'fastify' {
   }
 }
 
-/** The names of the query parameters, each once, in order; their values are never kept (they may hold a key). */
-export const queryParameterNames = (url: string): string[] => {
-  const end = url.search(ROUTED_PATH_END);
-  if (end === -1) return [];
-  const names = new Set<string>();
-  for (const pair of url.slice(end + 1).split('&')) {
-    const name = decodedName(pair);
-    if (name !== '') names.add(name);
-  }
-  return [...names];
-};
-
-const NO_ERROR = { body: null, code: null } as const;
-
-const errorBodyOf = (text: string | null): { body: unknown; code: string | null } => {
-  if (text === null) return NO_ERROR;
-  try {
-    const body = JSON.parse(text) as { code?: unknown };
-    return { body, code: typeof body.code === 'string' ? body.code : null };
-  } catch {
-    return NO_ERROR;
-  }
-};
-
 /**
  * Hands a record of every key-authenticated request to the request recorder (docs/reference/contract.md §10): what
  * the request asked for and what it got, the error body included, never a request or success body. The hook only
- * builds an object and buffers it; the recorder writes off the request path.
+ * keeps what the request already holds (`ServedRequest`); the recorder makes the records and writes them off the
+ * request path.
  */
 export default fp(
   async (app: FastifyInstance) => {
@@ -55,23 +31,20 @@ export default fp(
         done();
         return;
       }
-      const { body, code } = errorBodyOf(request.sentErrorBody);
       const durationMs = Math.round(reply.elapsedTime);
-      const path = loggedPath(request);
       recorder.add({
         integrationId: principal.integrationId,
         mode: principal.mode,
         requestId: request.id,
-        receivedAt: new Date(Date.now() - durationMs),
+        receivedAt: Date.now() - durationMs,
         method: request.method,
-        route: request.routeOptions.url ?? path,
-        path,
-        queryParameters: queryParameterNames(request.url),
+        route: request.routeOptions.url,
+        params: request.params,
+        url: request.url,
         status: reply.statusCode,
-        errorCode: code,
+        errorText: request.sentErrorBody,
         apiVersion: versionOf(request),
         durationMs,
-        errorBody: body,
       });
       done();
     });
