@@ -65,6 +65,12 @@ export const redactedPath = (url: string): string => {
   return (end === -1 ? url : url.slice(0, end)).replace(QUOTE_TOKEN_PATH, '$1[redacted]');
 };
 
+/** A query parameter's name, decoded, as it may be logged, stored or echoed in an error: itself, or `[redacted]`. */
+export const shownName = (name: string): string => (PARAM_NAME.test(name) ? name : REDACTED_NAME);
+
+/** The name of a query parameter (`name=value`, as sent) as it may be logged or stored. */
+export const loggedName = (pair: string): string => shownName(decodedName(pair));
+
 /**
  * A query as it may be logged (docs/reference/contract.md §1): the names of its parameters, never their values, so
  * that a key sent under any name (`apiKey` in any spelling, `api_key`, `key`, `apiKey[]`, `apiKey%00`…) stays out of
@@ -74,10 +80,7 @@ export const loggedQuery = (query: string): string =>
   query
     .split(PARAM_SEPARATOR)
     .filter((part) => part !== '')
-    .map((part) => {
-      const name = decodedName(part);
-      return PARAM_NAME.test(name) ? name : REDACTED_NAME;
-    })
+    .map(loggedName)
     .join('&');
 
 /** The route the router matched, as Fastify describes it. */

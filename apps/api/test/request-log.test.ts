@@ -78,6 +78,14 @@ t.test('request log', async (t) => {
     t.equal((await call('/api/public/requests', 'f'.repeat(32))).statusCode, 401);
   });
 
+  t.test('a query parameter name that may be a key is stored as [redacted], as a log line writes it, in the error body too', async (t) => {
+    const res = await call(`/api/public/products?${other.apiKey}=1`, other.apiKey, 'named-1');
+    t.same(res.json().details, [{ path: '/[redacted]', message: 'is not an allowed parameter' }], 'nor does the error name it');
+    const [record] = (await list('', other.apiKey)).data.filter((r) => r.requestId === 'named-1');
+    t.same(record?.queryParameters, ['[redacted]']);
+    t.notOk(JSON.stringify(record).includes(other.apiKey));
+  });
+
   t.test('the test key sees the test mode\'s requests only', async (t) => {
     await call('/api/public/products', shop.sandbox.testApiKey, 'in-test');
     const test = await list('', shop.sandbox.testApiKey);

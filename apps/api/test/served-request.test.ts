@@ -49,6 +49,10 @@ t.test('the query is kept as its parameters\' names, each once, in order: never 
   const record = recordOf(served({ url: '/api/public/products?limit=2&sku=A&limit=3&api%4Bey=k3y&apiKey=k3y' }));
   t.same(record.queryParameters, ['limit', 'sku', 'apiKey']);
   t.notOk(JSON.stringify(record).includes('k3y'));
+  const key = 'a'.repeat(32);
+  const named = recordOf(served({ url: `/api/public/products?${key}&limit=1&x;${key}=1` }));
+  t.same(named.queryParameters, ['[redacted]', 'limit'], 'a name that may be a key is redacted, as in a log line');
+  t.notOk(JSON.stringify(named).includes(key));
 });
 
 t.test('an error: its body as sent and its code; a body that is not JSON is kept as neither', async (t) => {

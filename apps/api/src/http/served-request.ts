@@ -1,5 +1,5 @@
 import type { Mode, NewRequestRecord } from '@garage/domain';
-import { decodedName, loggedPathOf, ROUTED_PATH_END } from '../logging.js';
+import { loggedName, loggedPathOf, ROUTED_PATH_END } from '../logging.js';
 
 /**
  * What the request log keeps of a request when its response has gone: values the request already holds, nothing
@@ -26,15 +26,15 @@ export interface ServedRequest {
   readonly durationMs: number;
 }
 
-/** The names of the query parameters, each once, in order; their values are never kept (they may hold a key). */
+/**
+ * The names of the query parameters, each once, in order, as a log line names them: their values are never kept, and
+ * a name that may itself be a secret (a key sent as a name) is `[redacted]`.
+ */
 export const queryParameterNames = (url: string): string[] => {
   const end = url.search(ROUTED_PATH_END);
   if (end === -1) return [];
   const names = new Set<string>();
-  for (const pair of url.slice(end + 1).split('&')) {
-    const name = decodedName(pair);
-    if (name !== '') names.add(name);
-  }
+  for (const pair of url.slice(end + 1).split('&')) if (pair !== '') names.add(loggedName(pair));
   return [...names];
 };
 

@@ -4,7 +4,7 @@ import type { TLocalizedValidationError } from 'typebox/error';
 import fp from 'fastify-plugin';
 import type { ApiErrorCode } from '../http/error-codes.js';
 import { VersionUnsupportedError } from '../http/version-unsupported.js';
-import { redactedPath } from '../logging.js';
+import { redactedPath, shownName } from '../logging.js';
 
 /** The one mapping from contract codes to HTTP statuses (docs/reference/contract.md §2). */
 export const STATUS_OF: Record<ApiErrorCode, number> = {
@@ -62,7 +62,11 @@ const detailsOf = (errors: readonly TLocalizedValidationError[], part: string): 
   for (const e of errors) {
     if (e.keyword === 'additionalProperties') {
       const what = part === 'body' ? 'property' : 'parameter';
-      for (const name of e.params.additionalProperties) add(`${e.instancePath}/${pointerSegment(name)}`, `is not an allowed ${what}`);
+      // An unknown query parameter is named as a log line names it: a key sent as a name stays out of the error body,
+      // and so out of the request log that stores it.
+      for (const name of e.params.additionalProperties) {
+        add(`${e.instancePath}/${pointerSegment(part === 'querystring' ? shownName(name) : name)}`, `is not an allowed ${what}`);
+      }
     } else if (e.keyword === 'required') {
       for (const name of e.params.requiredProperties) add(`${e.instancePath}/${pointerSegment(name)}`, 'is required');
     } else if (e.keyword === 'boolean' && e.schemaPath.endsWith('additionalProperties')) {
