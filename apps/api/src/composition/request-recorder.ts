@@ -5,7 +5,7 @@ import { Counter } from 'prom-client';
 import { recordOf, type ServedRequest } from '../http/served-request.js';
 import { makeBatchedWriter, type BatchedWriter } from './batched-writer.js';
 
-/** Records held while the database is slow or away; about 1 KB each, so a few MB at most per instance. */
+/** Requests held for their records while the database is slow or away; under 1 KB each: a few MB per instance at most. */
 export const REQUEST_LOG_BUFFER = 5000;
 /**
  * Records per insert. An insert costs Postgres about a quarter of a millisecond whatever it holds, and the records
@@ -18,7 +18,7 @@ export const REQUEST_LOG_FLUSH_MS = 1000;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Where the request-log hook hands its records; null when the operator turned the log off (REQUEST_LOG=off). */
+    /** Where the request-log hook hands what it kept of a request; null when the log is off (REQUEST_LOG=off). */
     requestRecorder: BatchedWriter<ServedRequest> | null;
   }
 }
