@@ -69,7 +69,7 @@ export const redactedPath = (url: string): string => {
 export const shownName = (name: string): string => (PARAM_NAME.test(name) ? name : REDACTED_NAME);
 
 /** The name of a query parameter (`name=value`, as sent) as it may be logged or stored. */
-export const loggedName = (pair: string): string => shownName(decodedName(pair));
+const loggedName = (pair: string): string => shownName(decodedName(pair));
 
 /**
  * A query as it may be logged (docs/reference/contract.md §1): the names of its parameters, never their values, so

@@ -46,7 +46,7 @@ t.test('the path is the route filled with its parameters, a secret one redacted;
 });
 
 t.test('the query is kept as its parameters\' names, each once, in order: never a value', async (t) => {
-  const record = recordOf(served({ url: '/api/public/products?limit=2&sku=A&limit=3&api%4Bey=k3y&apiKey=k3y' }));
+  const record = recordOf(served({ url: '/api/public/products?limit=2&&sku=A&=k3y&limit=3&api%4Bey=k3y&apiKey=k3y' }));
   t.same(record.queryParameters, ['limit', 'sku', 'apiKey']);
   t.notOk(JSON.stringify(record).includes('k3y'));
   const key = 'a'.repeat(32);

@@ -1,5 +1,5 @@
 import type { Mode, NewRequestRecord } from '@garage/domain';
-import { loggedName, loggedPathOf, ROUTED_PATH_END } from '../logging.js';
+import { decodedName, loggedPathOf, ROUTED_PATH_END, shownName } from '../logging.js';
 
 /**
  * What the request log keeps of a request when its response has gone: values the request already holds, nothing
@@ -34,7 +34,10 @@ export const queryParameterNames = (url: string): string[] => {
   const end = url.search(ROUTED_PATH_END);
   if (end === -1) return [];
   const names = new Set<string>();
-  for (const pair of url.slice(end + 1).split('&')) if (pair !== '') names.add(loggedName(pair));
+  for (const pair of url.slice(end + 1).split('&')) {
+    const name = decodedName(pair);
+    if (name !== '') names.add(shownName(name));
+  }
   return [...names];
 };
 
