@@ -265,7 +265,7 @@ export interface RequestLogTable {
   error_body: ColumnType<unknown, string | null, never>;
 }
 
-/** The request log as chunks of records (migration 0022, src/request-log/request-chunks.ts). */
+/** The request log as chunks of records (migrations 0022 and 0023, src/request-log/request-chunks.ts). */
 export interface RequestLogChunksTable {
   id: Generated<string>;
   integration_id: string;
@@ -274,6 +274,10 @@ export interface RequestLogChunksTable {
   last_at: RequiredTimestamp;
   request_ids: string[];
   records: string;
+  /** The distinct statuses of its records; null in chunks written before migration 0023. */
+  statuses: number[] | null;
+  /** The distinct route patterns of its records; null in chunks written before migration 0023. */
+  routes: string[] | null;
 }
 
 /** A single-use portal link: the SHA-256 of its secret (migration 0019). */

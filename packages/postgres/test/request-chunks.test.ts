@@ -9,7 +9,7 @@ import { requestRecord as record } from './fixtures/request-records.js';
 import { makeRetentionStore, retainedTables } from '../src/retention/index.js';
 import { runContract, walk } from '../src/testing/index.js';
 
-/** The request log as chunks (migration 0022): pages across chunks that overlap in time, lookups by a request id. */
+/** The request log as chunks (migrations 0022, 0023): pages across chunks that overlap in time, lookups by a request id. */
 
 const query = (integrationId: string, extra: Partial<RequestLogQuery> = {}): RequestLogQuery => ({
   integrationId,
@@ -95,6 +95,28 @@ runContract((t, { handle }) => {
     t.equal(await log.findByRequestId(id, 'test', made), null, 'not in another mode');
     t.equal(await log.findByRequestId(randomUUID(), 'live', made), null, "not another integration's");
     t.equal(await log.findByRequestId(id, 'live', v7({ msecs: now })), null, 'an unknown id of the same time');
+  });
+
+  t.test('a filtered page reads the chunks whose statuses and routes may match, and those that do not say, whole', async (t) => {
+    const id = randomUUID();
+    const at = Date.UTC(2026, 10, 28, 11, 0, 0);
+    await log.append(Array.from({ length: 50 }, (_, i) => record(id, { requestId: `ok-${i}`, receivedAt: new Date(at + i) })));
+    await log.append([record(id, { requestId: 'failed', receivedAt: new Date(at + 60), status: 503, route: '/api/public/stock' })]);
+    const { rows } = await sql<{ statuses: number[]; routes: string[] }>`
+      select statuses, routes from request_log_chunks where integration_id = ${id} order by id`.execute(handle.db);
+    t.same(rows, [
+      { statuses: [200], routes: ['/api/public/products'] },
+      { statuses: [503], routes: ['/api/public/stock'] },
+    ]);
+    // Records that cannot be parsed: a page that read this chunk would fail.
+    await sql`update request_log_chunks set records = 'not json' where integration_id = ${id} and statuses = '{200}'`.execute(handle.db);
+    const failures = await log.list(query(id, { status: { min: 500, max: 599 } }));
+    t.same(failures.map((r) => r.requestId), ['failed'], 'a 5xx page passes over the chunk of successes');
+    t.same(await log.list(query(id, { route: '/api/public/appointments' })), [], 'so does a page of a route it does not hold');
+    t.same((await log.list(query(id, { route: '/api/public/stock' }))).map((r) => r.requestId), ['failed']);
+    await t.rejects(log.list(query(id)), 'a page without filters reads it');
+    await sql`update request_log_chunks set statuses = null, routes = null where integration_id = ${id}`.execute(handle.db);
+    await t.rejects(log.list(query(id, { status: { min: 500, max: 599 } })), 'a chunk that does not say what it holds is read');
   });
 
   t.test('a chunk goes when its newest record passes retention: its oldest may outlive it by less than the span', async (t) => {

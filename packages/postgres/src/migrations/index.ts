@@ -23,6 +23,7 @@ import * as m0019 from './0019-request-log-and-portal.js';
 import * as m0020 from './0020-request-log-without-primary-key.js';
 import * as m0021 from './0021-booking-in-one-statement.js';
 import * as m0022 from './0022-request-log-in-chunks.js';
+import * as m0023 from './0023-request-log-chunk-contents.js';
 
 /**
  * A migration; one that applies the SQL rules (src/sql-rules) records the digest of what it applied.
@@ -54,6 +55,7 @@ const migrations: Record<string, MigrationModule> = {
   '0020-request-log-without-primary-key': m0020,
   '0021-booking-in-one-statement': m0021,
   '0022-request-log-in-chunks': m0022,
+  '0023-request-log-chunk-contents': m0023,
 };
 
 /** The digest of the SQL rules as the newest migration that applied them wrote them (docs/contributors/sql-rules.md). */

@@ -70,6 +70,9 @@ export interface EncodedRequestRecord {
   readonly receivedAt: number;
   /** The request id when its time does not find it, for the chunk's index of ids; else null. */
   readonly indexedId: string | null;
+  /** For the chunk's list of what its records hold, which filtered pages read instead of its records. */
+  readonly status: number;
+  readonly route: string;
   /** The row: JSON that jsonb accepts, without a raw line break (JSON.stringify escapes every control character). */
   readonly row: string;
 }
@@ -90,6 +93,8 @@ export const encodeRequestRecord = (record: NewRequestRecord): EncodedRequestRec
     mode: record.mode,
     receivedAt,
     indexedId: idTime !== null && Math.abs(idTime - receivedAt) <= ID_TIME_TOLERANCE_MS ? null : record.requestId,
+    status: record.status,
+    route: record.route,
     row: text.includes('\\u') && REFUSED_BY_JSONB.test(text) ? JSON.stringify(values, storable) : text,
   };
 };
@@ -101,6 +106,9 @@ interface Chunk {
   firstAt: number;
   lastAt: number;
   indexedIds: string[];
+  /** The distinct statuses and routes of its records: a few each, so a list beats a set. */
+  statuses: number[];
+  routes: string[];
   rows: string[];
 }
 
@@ -122,6 +130,8 @@ const chunksOf = (records: readonly EncodedRequestRecord[]): Chunk[] => {
         firstAt: record.receivedAt,
         lastAt: record.receivedAt,
         indexedIds: record.indexedId === null ? [] : [record.indexedId],
+        statuses: [record.status],
+        routes: [record.route],
         rows: [record.row],
       };
       ofIntegration.push(created);
@@ -131,6 +141,8 @@ const chunksOf = (records: readonly EncodedRequestRecord[]): Chunk[] => {
     chunk.firstAt = Math.min(chunk.firstAt, record.receivedAt);
     chunk.lastAt = Math.max(chunk.lastAt, record.receivedAt);
     if (record.indexedId !== null) chunk.indexedIds.push(record.indexedId);
+    if (!chunk.statuses.includes(record.status)) chunk.statuses.push(record.status);
+    if (!chunk.routes.includes(record.route)) chunk.routes.push(record.route);
     chunk.rows.push(record.row);
   }
   return chunks;
@@ -143,12 +155,13 @@ const chunksOf = (records: readonly EncodedRequestRecord[]): Chunk[] => {
  */
 export const chunkInsert = (records: readonly EncodedRequestRecord[]): { sql: string; parameters: [string, string] } => {
   const chunks = chunksOf(records);
-  const heads = JSON.stringify(chunks.map((c) => [c.integrationId, c.mode, c.firstAt, c.lastAt, c.indexedIds]));
+  const heads = JSON.stringify(chunks.map((c) => [c.integrationId, c.mode, c.firstAt, c.lastAt, c.indexedIds, c.statuses, c.routes]));
   return { sql: INSERT_CHUNKS, parameters: [heads, chunks.map((c) => `[${c.rows.join(',')}]`).join('\n')] };
 };
 
-const INSERT_CHUNKS = `insert into request_log_chunks (integration_id, mode, first_at, last_at, request_ids, records)
+const INSERT_CHUNKS = `insert into request_log_chunks (integration_id, mode, first_at, last_at, request_ids, statuses, routes, records)
 select (h.head->>0)::uuid, h.head->>1, to_timestamp((h.head->>2)::float8 / 1000), to_timestamp((h.head->>3)::float8 / 1000),
-       array(select jsonb_array_elements_text(h.head->4)), r.records
+       array(select jsonb_array_elements_text(h.head->4)), array(select jsonb_array_elements_text(h.head->5)::smallint),
+       array(select jsonb_array_elements_text(h.head->6)), r.records
   from jsonb_array_elements($1::jsonb) with ordinality as h(head, n)
   join unnest(string_to_array($2, E'\\n')) with ordinality as r(records, n) using (n)`;

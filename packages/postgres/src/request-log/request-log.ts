@@ -63,9 +63,12 @@ export const makeRequestLog = (db: Kysely<Database>): PostgresRequestLog => {
     await db.executeQuery(CompiledQuery.raw(insert.sql, insert.parameters));
   };
 
-  /** `size` chunks of a page, newest first, after `before`, each with its records that pass the page's filters. */
+  /**
+   * `size` chunks of a page, newest first, after `before`, each with its records that pass the page's filters. A chunk
+   * whose statuses or routes cannot match a filter is passed over unread.
+   */
   const readChunks = (query: RequestLogQuery, before: ChunkPosition | null, size: number) => {
-    const { integrationId, mode, since, after } = query;
+    const { integrationId, mode, since, after, status, route } = query;
     return sql<{ id: string; last_at: Date; row: unknown[] | null }>`
       select c.id, c.last_at, r.value as row
         from (select id, last_at, records from request_log_chunks
@@ -73,6 +76,8 @@ export const makeRequestLog = (db: Kysely<Database>): PostgresRequestLog => {
                  ${since === null ? sql`` : sql`and last_at >= ${since}`}
                  ${after === null ? sql`` : sql`and last_at < ${new Date(after.sortValue.getTime() + CHUNK_SPAN_MS)} and first_at <= ${after.sortValue}`}
                  ${before === null ? sql`` : sql`and (last_at, id) < (${before.lastAt}, ${before.id})`}
+                 ${status === null ? sql`` : sql`and (statuses is null or exists (select from unnest(statuses) s where s between ${status.min} and ${status.max}))`}
+                 ${route === null ? sql`` : sql`and (routes is null or ${route} = any(routes))`}
                order by last_at desc, id desc
                limit ${size}) c
         left join lateral (select r.value from jsonb_array_elements(c.records::jsonb) r where ${rowFilters(query)}) r on true
