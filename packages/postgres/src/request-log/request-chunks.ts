@@ -61,8 +61,8 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 const storable = (_key: string, value: unknown) => (typeof value === 'string' ? value.replace(UNSTORABLE, '\uFFFD') : value);
 
 /**
- * A record as a batch carries it to its chunk, encoded once, when the record is handed over: what waits for the batch
- * is its row as one string and what names its chunk (integration, mode, span of time), nothing made per record besides.
+ * A record as its batch's insert takes it: its row as one string, what names its chunk (integration, mode, span of
+ * time) and what the chunk lists of its records.
  */
 export interface EncodedRequestRecord {
   readonly integrationId: string;

@@ -15,7 +15,7 @@ import {
 
 export { encodeRequestRecord, type EncodedRequestRecord } from './request-chunks.js';
 
-/** The request log in Postgres, with the write a buffering writer uses: records it encoded as they came. */
+/** The request log in Postgres, with the write a buffering writer uses: records it encoded itself. */
 export interface PostgresRequestLog extends RequestLog {
   appendEncoded(records: readonly EncodedRequestRecord[]): Promise<void>;
 }
