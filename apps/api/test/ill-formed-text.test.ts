@@ -109,7 +109,11 @@ const scenarios = async (t: Test, world: World) => {
     await expect400(t, 'fleet make', get('/api/public/fleet?garageSlug=demo&make=pe%00', {}), '/make');
     await expect400(t, 'fleet make with a key', get('/api/public/fleet?make=%00'), '/make');
     await expect400(t, 'products cursor', get('/api/public/products?cursor=%00'), '/cursor');
-    await expect400(t, 'an unknown parameter', get('/api/public/products?x%00=1'), '/x\u0000');
+    // A name is named as a log line names it: ill-formed, it may be a key with a byte added.
+    await expect400(t, 'an unknown parameter', get('/api/public/products?x%00=1'), '/[redacted]');
+    const keyAsName = await app.inject(get(`/api/public/products?${'a'.repeat(32)}%00=1`));
+    t.equal(keyAsName.statusCode, 400);
+    t.notOk(keyAsName.body.includes('a'.repeat(32)), 'a key with a NUL added is not echoed');
     await expect400(t, 'quote token', get('/api/public/quotes/ab%00cd', {}), '/token');
     await expect400(t, 'accept token', post('/api/public/quotes/ab%00cd/accept', {}), '/token');
     await expect400(t, 'lead query', post('/api/public/fleet/lead?x=%00', { vehicleId, name: 'J', email: 'j@example.com', consent: true }), '/x');
@@ -122,7 +126,7 @@ const scenarios = async (t: Test, world: World) => {
     await expect400(t, 'stock sku, a lone low surrogate', get('/api/public/stock?limit=5&sku=x%ED%B0%80'), '/sku');
     await expect400(t, 'fleet make, public', get('/api/public/fleet?garageSlug=demo&make=%ED%B0%80', {}), '/make');
     await expect400(t, 'fleet make with a key', get('/api/public/fleet?make=Pe%ED%A0%80ugeot'), '/make');
-    await expect400(t, 'a parameter name', get('/api/public/products?%ED%A0%80=1'), '/%ED%A0%80');
+    await expect400(t, 'a parameter name', get('/api/public/products?%ED%A0%80=1'), '/[redacted]');
     const accented = await app.inject(get('/api/public/fleet?make=Citro%C3%ABn'));
     t.equal(accented.statusCode, 200, 'percent-encoded UTF-8 still passes');
   });

@@ -1,6 +1,7 @@
 import { ValidationError, type ErrorDetail } from '@garage/domain';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { shownName } from '../logging.js';
 
 const pointerSegment = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
@@ -85,6 +86,16 @@ const undecodableQueryPaths = (url: string): ErrorDetail[] => {
   return found;
 };
 
+/**
+ * A query's detail as the error names it: its parameter's name as a log line writes it (`shownName`), so that a key
+ * sent as a name, with a NUL or a stray byte added, does not reach the error body the request log stores.
+ */
+const shownQueryDetail = (detail: ErrorDetail): ErrorDetail => {
+  const [, first = '', ...rest] = detail.path.split('/');
+  const name = first.replace(/~1/g, '/').replace(/~0/g, '~');
+  return { ...detail, path: ['', pointerSegment(shownName(name)), ...rest].join('/') };
+};
+
 const PARTS = [
   ['params', 'Invalid path parameters'],
   ['query', 'Invalid query string'],
@@ -103,7 +114,8 @@ export default fp(
     // A callback hook: it never waits, and every request runs it.
     app.addHook('preValidation', (request, _reply, done) => {
       for (const [part, message] of PARTS) {
-        const details = part === 'query' ? [...undecodableQueryPaths(request.url), ...illFormedPaths(request.query)] : illFormedPaths(request[part]);
+        const details =
+          part === 'query' ? [...undecodableQueryPaths(request.url), ...illFormedPaths(request.query)].map(shownQueryDetail) : illFormedPaths(request[part]);
         if (details.length > 0) return done(new ValidationError(message, details));
       }
       done();
