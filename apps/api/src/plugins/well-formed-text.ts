@@ -96,6 +96,12 @@ const shownQueryDetail = (detail: ErrorDetail): ErrorDetail => {
   return { ...detail, path: ['', pointerSegment(shownName(name)), ...rest].join('/') };
 };
 
+/** What is ill-formed in a query, its names as the error names them; nothing made when nothing is (every request). */
+const queryDetails = (url: string, query: unknown): ErrorDetail[] => {
+  const found = [...undecodableQueryPaths(url), ...illFormedPaths(query)];
+  return found.length === 0 ? found : found.map(shownQueryDetail);
+};
+
 const PARTS = [
   ['params', 'Invalid path parameters'],
   ['query', 'Invalid query string'],
@@ -114,8 +120,7 @@ export default fp(
     // A callback hook: it never waits, and every request runs it.
     app.addHook('preValidation', (request, _reply, done) => {
       for (const [part, message] of PARTS) {
-        const details =
-          part === 'query' ? [...undecodableQueryPaths(request.url), ...illFormedPaths(request.query)].map(shownQueryDetail) : illFormedPaths(request[part]);
+        const details = part === 'query' ? queryDetails(request.url, request.query) : illFormedPaths(request[part]);
         if (details.length > 0) return done(new ValidationError(message, details));
       }
       done();
