@@ -1,4 +1,4 @@
-import { encodeRequestRecord, makeRequestLog } from '@garage/postgres';
+import { makeRequestLog } from '@garage/postgres';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter } from 'prom-client';
@@ -55,7 +55,7 @@ export default fp(
     let lastFailureLogged = 0;
     const recorder = makeBatchedWriter<ServedRequest>({
       // Records are made here, a batch at a time, not on each response's path.
-      write: (served) => log.appendEncoded(served.map((request) => encodeRequestRecord(recordOf(request)))),
+      write: (served) => log.append(served.map(recordOf)),
       maxBuffered: REQUEST_LOG_BUFFER,
       batchSize: REQUEST_LOG_BATCH,
       intervalMs: flushIntervalMs,

@@ -1,4 +1,4 @@
-import { isUuid, uuidV7Time, type RequestLog, type RequestLogQuery, type RequestRecord } from '@garage/domain';
+import { isUuid, uuidV7Time, type NewRequestRecord, type RequestLog, type RequestLogQuery, type RequestRecord } from '@garage/domain';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { makeLegacyRequestLogReads } from './legacy-request-log.js';
@@ -10,15 +10,7 @@ import {
   recordOfRow,
   rowField,
   rowTime,
-  type EncodedRequestRecord,
 } from './request-chunks.js';
-
-export { encodeRequestRecord, type EncodedRequestRecord } from './request-chunks.js';
-
-/** The request log in Postgres, with the write a buffering writer uses: records it encoded itself. */
-export interface PostgresRequestLog extends RequestLog {
-  appendEncoded(records: readonly EncodedRequestRecord[]): Promise<void>;
-}
 
 /** Chunks a page reads first, then twice as many each time until the page is sure, at most `MOST_CHUNKS`. */
 const FIRST_CHUNKS = 4;
@@ -54,12 +46,12 @@ interface ChunkPosition {
  * batch, a row per integration and mode in it. Reads also see the records of `request_log`, where the previous release
  * wrote, until retention has emptied it.
  */
-export const makeRequestLog = (db: Kysely<Database>): PostgresRequestLog => {
+export const makeRequestLog = (db: Kysely<Database>): RequestLog => {
   const legacy = makeLegacyRequestLogReads(db);
 
-  const appendEncoded = async (records: readonly EncodedRequestRecord[]): Promise<void> => {
+  const append = async (records: readonly NewRequestRecord[]): Promise<void> => {
     if (records.length === 0) return;
-    const insert = chunkInsert(records);
+    const insert = chunkInsert(records.map(encodeRequestRecord));
     await db.executeQuery(CompiledQuery.raw(insert.sql, insert.parameters));
   };
 
@@ -129,8 +121,7 @@ export const makeRequestLog = (db: Kysely<Database>): PostgresRequestLog => {
   };
 
   return {
-    appendEncoded,
-    append: (records) => appendEncoded(records.map(encodeRequestRecord)),
+    append,
 
     async list(query) {
       if (!isUuid(query.integrationId)) return [];
