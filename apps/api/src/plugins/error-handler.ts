@@ -2,6 +2,7 @@ import { isDomainError, UNAUTHORIZED_MESSAGE, type ErrorDetail } from '@garage/d
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { TLocalizedValidationError } from 'typebox/error';
 import fp from 'fastify-plugin';
+import { pointerSegment } from '../http/json-pointer.js';
 import type { ApiErrorCode } from '../http/error-codes.js';
 import { VersionUnsupportedError } from '../http/version-unsupported.js';
 import { redactedPath, shownName } from '../logging.js';
@@ -46,8 +47,6 @@ const PART_NAMES: Record<string, string> = {
   params: 'path parameters',
   headers: 'request headers',
 };
-
-const pointerSegment = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * The validation errors of the app's one validator compiler (schemas/compiler.ts: TypeBox's, which Fastify hands on as

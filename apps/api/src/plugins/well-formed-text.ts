@@ -1,9 +1,8 @@
 import { ValidationError, type ErrorDetail } from '@garage/domain';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { pointerSegment, segmentName } from '../http/json-pointer.js';
 import { shownName } from '../logging.js';
-
-const pointerSegment = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * NUL, or a surrogate without its pair. Postgres cannot store NUL; an unpaired surrogate would be stored as U+FFFD,
@@ -92,8 +91,7 @@ const undecodableQueryPaths = (url: string): ErrorDetail[] => {
  */
 const shownQueryDetail = (detail: ErrorDetail): ErrorDetail => {
   const [, first = '', ...rest] = detail.path.split('/');
-  const name = first.replace(/~1/g, '/').replace(/~0/g, '~');
-  return { ...detail, path: ['', pointerSegment(shownName(name)), ...rest].join('/') };
+  return { ...detail, path: ['', pointerSegment(shownName(segmentName(first))), ...rest].join('/') };
 };
 
 /** What is ill-formed in a query, its names as the error names them; nothing made when nothing is (every request). */
