@@ -52,8 +52,14 @@ t.test('a booking and its webhook delivery share one trace across the API and th
 
   const isRequest = (span: ExportedSpan) => span.service === 'garage-api' && span.name === 'POST /api/public/appointments';
   const isDelivery = (span: ExportedSpan) => span.service === 'garage-worker' && span.name === 'webhook appointment.created';
+  const isRefusal = (span: ExportedSpan) => span.name === 'GET /api/public/products' && span.attributes['http.response.status_code'] === 401;
+  const isRedisOf = (trace: string | undefined) => (span: ExportedSpan) => span.scope === '@opentelemetry/instrumentation-ioredis' && span.traceId === trace;
+  // Spans leave each process in batches: the refusal's, and its Redis commands', may come in a later one than the booking's.
   t.ok(
-    await eventually(async () => collector.spans.some(isRequest) && collector.spans.some(isDelivery), { attempts: 100, intervalMs: 100 }),
+    await eventually(
+      async () => [isRequest, isDelivery, isRedisOf(collector.spans.find(isRefusal)?.traceId)].every((is) => collector.spans.some(is)),
+      { attempts: 100, intervalMs: 100 },
+    ),
     'both processes exported their spans',
   );
   const request = collector.spans.find(isRequest)!;
@@ -75,8 +81,8 @@ t.test('a booking and its webhook delivery share one trace across the API and th
     t.ok(statements.some((span) => statement.test(String(span.attributes['db.query.text']))), `the booking's Postgres statements are in its trace: ${statement}`);
   }
   t.ok(collector.spans.some((span) => span.scope === '@opentelemetry/instrumentation-pg' && span.service === 'garage-worker' && span.traceId === request.traceId), "so are the worker's, recording the attempt");
-  const refused = collector.spans.find((span) => span.name === 'GET /api/public/products' && span.attributes['http.response.status_code'] === 401);
-  const redis = collector.spans.filter((span) => span.scope === '@opentelemetry/instrumentation-ioredis' && span.traceId === refused?.traceId);
+  const refused = collector.spans.find(isRefusal);
+  const redis = collector.spans.filter(isRedisOf(refused?.traceId));
   t.ok(redis.length > 0, "Redis commands are traced, in their request's trace");
   for (const span of redis) t.equal(span.attributes['db.query.text'] ?? span.attributes['db.statement'], span.name, `${span.name}: the command's name only`);
 
