@@ -1,6 +1,7 @@
 // Where the API spends its CPU under load: self time from a V8 CPU profile (`node --cpu-prof`), by package and by
-// function. Usable alone: `node scripts/bench/profile-summary.js <file.cpuprofile | directory>`.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// function; and, where the bench sampled them beside it, the bytes it allocates per request, by function. Usable
+// alone: `node scripts/bench/profile-summary.js <file.cpuprofile | directory>`.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,6 +53,37 @@ const summarise = (profile) => {
   ].join('\n');
 };
 
+/**
+ * Bytes allocated per request, in all and by function, from the allocation sampler's profile (`.heapprofile`) of a
+ * scenario that sent `requests` requests.
+ */
+const summariseAllocations = (profile, requests) => {
+  const byFunction = new Map();
+  let total = 0;
+  const walk = (node) => {
+    const { callFrame } = node;
+    const file = callFrame.url.split('/').slice(-2).join('/');
+    const fn = `${callFrame.functionName || '(anonymous)'} ${file ? `${file}:${callFrame.lineNumber + 1}` : ''}`.trim();
+    total += node.selfSize;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + node.selfSize);
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  const top = [...byFunction]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 15)
+    .map(([name, bytes]) => `    ${String(Math.round(bytes / requests)).padStart(6)} B  ${name}`);
+  return [`  allocated ${Math.round(total / requests)} bytes per request (${requests} requests); by function, bytes per request:`, ...top].join('\n');
+};
+
+/** The allocation summary of the scenario whose CPU profile is `file`, when the bench sampled its allocations. */
+const allocationsBeside = (file) => {
+  const base = file.slice(0, -'.cpuprofile'.length);
+  if (!existsSync(`${base}.heapprofile`) || !existsSync(`${base}.requests`)) return null;
+  const requests = Number(readFileSync(`${base}.requests`, 'utf8'));
+  return summariseAllocations(JSON.parse(readFileSync(`${base}.heapprofile`, 'utf8')), Math.max(1, requests));
+};
+
 const profileFiles = (path) => {
   if (!statSync(path).isDirectory()) return [path];
   const entries = readdirSync(path).map((name) => join(path, name));
@@ -66,7 +98,13 @@ const profileFiles = (path) => {
 export const summariseProfileDir = (path) => {
   const files = profileFiles(path);
   if (files.length === 0) return `no CPU profile found under ${path}`;
-  return files.map((file) => `CPU profile of the API, ${basename(file, '.cpuprofile')}:\n${summarise(JSON.parse(readFileSync(file, 'utf8')))}`).join('\n\n');
+  return files
+    .map((file) => {
+      const allocations = allocationsBeside(file);
+      const cpu = summarise(JSON.parse(readFileSync(file, 'utf8')));
+      return `CPU profile of the API, ${basename(file, '.cpuprofile')}:\n${cpu}${allocations ? `\n${allocations}` : ''}`;
+    })
+    .join('\n\n');
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -5,8 +5,8 @@
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test TEST_REDIS_URL=redis://127.0.0.1:6379 pnpm bench
 //
 // Options (after `pnpm bench --`): --duration=<seconds per scenario, default 6>, --connections=<default 32>,
-// --only=<substring of scenario names>, --profile (a V8 CPU profile of the API per scenario, written to .bench/profiles/
-// and summarised at the end),
+// --only=<substring of scenario names>, --profile (a V8 CPU profile and an allocation sampling of the API per scenario,
+// written to .bench/profiles/ and summarised at the end: CPU by function, and bytes allocated per request),
 // --explain (prints the full EXPLAIN ANALYZE of every read-path query; a one-line summary of each is always printed).
 // `--only=tracing` runs the cost of tracing alone: the cached page with tracing off and on (tracing.js).
 // After the main API, the newcomer's scenarios run on a database and an API of their own, the API started as
