@@ -10,6 +10,7 @@ import {
   addCalendarDays,
   checkLocalDate,
   fixedOffsetRfc3339,
+  isoWeekday,
   makeLocalTime,
   toLocalRfc3339,
   type BookingSettings,
@@ -17,7 +18,7 @@ import {
 import { bookingWorld, outcome } from '../src/testing/index.js';
 
 const time = makeLocalTime();
-const { calendarDates, localDateAt, localRfc3339 } = time;
+const { calendarDates, localDateAt, localReadingAt, localRfc3339 } = time;
 
 const settings = (over: Partial<BookingSettings> & { hours?: string } = {}): BookingSettings => {
   const { hours, ...rest } = over;
@@ -171,7 +172,7 @@ t.test('an instant is written in an IANA zone as Luxon writes it, on ordinary an
   }
 });
 
-t.test('calendar arithmetic and local dates agree with Luxon, on ordinary and transition days, in every year', async (t) => {
+t.test('calendar arithmetic, weekdays, local dates and wall readings agree with Luxon, on ordinary and transition days, in every year', async (t) => {
   const zones = ['Europe/Paris', 'America/New_York', 'America/Santiago', 'Australia/Lord_Howe', 'Asia/Kolkata', 'UTC', 'Pacific/Apia', 'Pacific/Kiritimati', 'America/St_Johns', 'Europe/London'];
   const date = fc
     .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
@@ -183,6 +184,7 @@ t.test('calendar arithmetic and local dates agree with Luxon, on ordinary and tr
       const check = new Checker();
       t.equal(checkLocalDate(day, check, '/from'), luxon.isValid, day);
       if (luxon.isValid) t.equal(addCalendarDays(day, days), luxon.plus({ days }).toISODate(), `${day} + ${days}`);
+      if (luxon.isValid) t.equal(isoWeekday(day), luxon.weekday, `${day}'s weekday`);
     }),
     { numRuns: 3000 },
   );
@@ -192,7 +194,9 @@ t.test('calendar arithmetic and local dates agree with Luxon, on ordinary and tr
   );
   fc.assert(
     fc.property(fc.constantFrom(...zones), fc.oneof(anyInstant, nearTransition), (zone, ms) => {
-      t.equal(localDateAt(ms, zone), DateTime.fromMillis(ms, { zone }).toISODate(), `${zone} ${new Date(ms).toISOString()}`);
+      const luxon = DateTime.fromMillis(ms, { zone });
+      t.equal(localDateAt(ms, zone), luxon.toISODate(), `${zone} ${new Date(ms).toISOString()}`);
+      t.same(localReadingAt(ms, zone), { date: luxon.toISODate(), minutes: luxon.hour * 60 + luxon.minute }, `${zone} ${new Date(ms).toISOString()}: the clock's reading`);
     }),
     { numRuns: 2000 },
   );

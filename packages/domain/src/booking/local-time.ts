@@ -54,17 +54,32 @@ export const fixedOffsetRfc3339 = (ms: number, offsetMinutes: number): string =>
  * through Luxon, ~3 % of a booking's CPU); out-of-range days roll over (`2026-02-30` + 0 is `2026-03-02`). Years
  * outside 0000–9999, which ISO writes with a sign, go through Luxon.
  */
-export const addCalendarDays = (date: string, days: number): string => {
+/** The UTC midnight of `date` plus whole days; `setUTCFullYear`, unlike `Date.UTC`, keeps years 0–99 as written. */
+const utcMidnight = (date: string, days: number): Date => {
   const day = new Date(0);
   day.setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)) + days);
+  return day;
+};
+
+export const addCalendarDays = (date: string, days: number): string => {
+  const day = utcMidnight(date, days);
   const year = day.getUTCFullYear();
   if (year >= 0 && year <= 9999) return day.toISOString().slice(0, 10);
   return DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate() as string;
 };
 
+/**
+ * The ISO weekday of a date, 1 (Monday) to 7 (Sunday), by the UTC calendar's arithmetic: every booking asks it of its
+ * day, and Luxon took some microseconds to answer.
+ */
+export const isoWeekday = (date: string): number => ((utcMidnight(date, 0).getUTCDay() + 6) % 7) + 1;
+
 /** The dates a database date column holds. */
 const FIRST_DATE = '0001-01-01';
 const LAST_DATE = '9999-12-31';
+
+/** Whether a local date, as `LocalTime.localReadingAt` writes it, lies within the years a database date holds. */
+export const isStorableDate = (date: string): boolean => LOCAL_DATE.test(date) && date >= FIRST_DATE;
 
 /**
  * The local dates that the instant `startsAt` writes falls on in any garage's zone, before that zone is known: the
@@ -107,6 +122,11 @@ export interface LocalTime {
   /** The local date of an instant in an IANA zone (every booking asks it for now, the horizon's today). */
   localDateAt(ms: number, zone: string): string;
   /**
+   * What the zone's clock reads at an instant: its local date (as Luxon writes it, so with a sign and six digits
+   * outside the years 0000–9999) and the minutes since midnight of its wall reading (`hour * 60 + minute`).
+   */
+  localReadingAt(ms: number, zone: string): { date: string; minutes: number };
+  /**
    * `toLocalRfc3339` for an IANA zone: by arithmetic on a day with one offset, through Luxon otherwise. Every
    * appointment written for a response or an event has four such times.
    */
@@ -143,15 +163,15 @@ export const makeLocalTime = ({ days = 4096, ranges = 1024 }: LocalTimeLimits = 
   };
 
   /**
-   * The local date and offset of an instant in an IANA zone when it falls on a day with one offset (its local date
-   * is its UTC date or a neighbour); null on a transition day, which needs Luxon.
+   * The local date, offset and first instant of the day of an instant in an IANA zone when that day has one offset
+   * (its local date is its UTC date or a neighbour); null on a transition day, which needs Luxon.
    */
-  const fixedDayAt = (ms: number, zone: string): { date: string; offset: number } | null => {
+  const fixedDayAt = (ms: number, zone: string): { date: string; offset: number; startMs: number } | null => {
     for (const shift of DATE_SHIFTS) {
       const date = new Date(ms + shift * DAY_MS).toISOString().slice(0, 10);
       if (!LOCAL_DATE.test(date)) break;
       const { startMs, fixedOffset } = dayFacts(zone, date);
-      if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) return { date, offset: fixedOffset };
+      if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) return { date, offset: fixedOffset, startMs };
     }
     return null;
   };
@@ -159,6 +179,13 @@ export const makeLocalTime = ({ days = 4096, ranges = 1024 }: LocalTimeLimits = 
   return {
     dayFacts,
     localDateAt: (ms, zone) => fixedDayAt(ms, zone)?.date ?? (DateTime.fromMillis(ms, { zone }).toISODate() as string),
+    localReadingAt(ms, zone) {
+      const day = fixedDayAt(ms, zone);
+      // One offset all day from midnight on: the clock reads the time elapsed since the day's start.
+      if (day !== null) return { date: day.date, minutes: Math.floor((ms - day.startMs) / MINUTE_MS) };
+      const local = DateTime.fromMillis(ms, { zone });
+      return { date: local.toISODate() as string, minutes: local.hour * 60 + local.minute };
+    },
     localRfc3339(instant, zone) {
       const ms = instant.getTime();
       const day = fixedDayAt(ms, zone);

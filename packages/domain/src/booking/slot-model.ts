@@ -4,7 +4,7 @@ import { DatesUnavailableError } from '../kernel/errors.js';
 import { minutesOfDay } from '../garages/opening-hours.js';
 import type { Checker } from '../kernel/validation.js';
 import { bookingWindow, closedOn } from './booking-window.js';
-import { addCalendarDays, fixedOffsetRfc3339, MINUTE_MS, toLocalRfc3339, type LocalTime } from './local-time.js';
+import { addCalendarDays, fixedOffsetRfc3339, isoWeekday, isStorableDate, MINUTE_MS, toLocalRfc3339, type LocalTime } from './local-time.js';
 
 /**
  * The one slot model behind booking and availability (docs/reference/contract.md §4.1). Booking goes through `parse`
@@ -187,7 +187,7 @@ const makeCalendar = (settings: BookingSettings, time: LocalTime) => {
   };
 
   const planDay = (date: string, closures: readonly Closure[]): DayPlan => {
-    const weekday = WEEKDAYS[DateTime.fromISO(date, { zone: 'utc' }).weekday - 1];
+    const weekday = WEEKDAYS[isoWeekday(date) - 1];
     const hours = weekday ? (settings.weeklyHours[weekday] ?? []) : [];
     const clock = clockOf(date);
     return {
@@ -234,13 +234,13 @@ const makeCalendar = (settings: BookingSettings, time: LocalTime) => {
     },
   };
 
-  return { zone, wallMinutes, planDay, insideOpening, intervalOf, days };
+  return { zone, planDay, insideOpening, intervalOf, days };
 };
 
 export const makeDayModel = (settings: BookingSettings, time: LocalTime): DayModel => makeCalendar(settings, time).days;
 
 export const makeSlotModel = (settings: BookingSettings, now: Date, time: LocalTime): SlotModel => {
-  const { zone, wallMinutes, planDay, insideOpening, intervalOf, days } = makeCalendar(settings, time);
+  const { zone, planDay, insideOpening, intervalOf, days } = makeCalendar(settings, time);
   const nowMs = now.getTime();
   const { noticeUntilMs, lastDate } = bookingWindow(settings, nowMs, time);
 
@@ -266,24 +266,25 @@ export const makeSlotModel = (settings: BookingSettings, now: Date, time: LocalT
         check.fail('/startsAt', 'must be an RFC 3339 time with an offset, e.g. 2026-12-01T09:00:00+01:00');
         return null;
       }
-      const local = parsed.setZone(zone);
-      if (local.year < 1 || local.year > 9999) {
+      const startMs = parsed.toMillis();
+      const local = time.localReadingAt(startMs, zone);
+      if (!isStorableDate(local.date)) {
         check.fail('/startsAt', `must fall within the years 0001–9999 in the garage's local time (${zone})`);
         return null;
       }
-      if (parsed.toMillis() < nowMs) {
+      if (startMs < nowMs) {
         check.fail('/startsAt', 'must not be in the past');
         return null;
       }
       const zeroSeconds = match?.[2] === '00' && /^(\.0+)?$/.test(match[3] ?? '');
-      if (!zeroSeconds || wallMinutes(local) % settings.slotMinutes !== 0) {
+      if (!zeroSeconds || local.minutes % settings.slotMinutes !== 0) {
         check.fail(
           '/startsAt',
           `must be on the ${settings.slotMinutes}-minute slot grid in the garage's local time (${zone}), with zero seconds`,
         );
         return null;
       }
-      return duration === null ? null : { start: new Date(parsed.toMillis()), localDate: local.toISODate() as string, durationMinutes: duration };
+      return duration === null ? null : { start: new Date(startMs), localDate: local.date, durationMinutes: duration };
     },
 
     resolve(candidate, closures) {
