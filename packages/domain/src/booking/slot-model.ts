@@ -13,7 +13,8 @@ import { addCalendarDays, fixedOffsetRfc3339, isoWeekday, isStorableDate, MINUTE
  * horizon rules written once there, both applied by `resolve`, so that a start availability lists is a start booking
  * accepts. The time-independent part (`makeDayModel`) is what availability keeps per day.
  *
- * Time-zone decisions, all in the garage's IANA zone and all computed by Luxon:
+ * Time-zone decisions, all in the garage's IANA zone and all as Luxon computes them (by plain arithmetic on a day
+ * Luxon finds has one offset throughout, local-time.ts):
  *
  * - "Local minutes since midnight" is the wall-clock reading `hour * 60 + minute`, not the time elapsed since
  *   midnight. The grid is what the garage's clock shows: on 2026-03-29 in Europe/Paris no instant reads
