@@ -67,19 +67,29 @@ export const cachedAvailableDays = (inner: AvailableDays, { maxBytes }: Availabl
       const settings = settingsKeyOf(garage.booking);
       const keyOf = (date: string) => `${garage.id}|${durationMinutes}|${date}`;
       const missing: DayQuery[] = [];
+      let waiting = false;
       const found = days.map((query) => {
         const key = keyOf(query.date);
         const hit = kept.get(key);
         if (matches(hit, settings, query.version)) return hit.day;
         const pending = computing.get(key);
-        if (matches(pending, settings, query.version)) return pending.day;
+        if (matches(pending, settings, query.version)) {
+          waiting = true;
+          return pending.day;
+        }
         missing.push(query);
         return undefined;
       });
-      const computed =
-        missing.length === 0 ? [] : await compute(garage, missing, durationMinutes, missing.map((q) => keyOf(q.date)), settings);
-      let next = 0;
-      const answer = await Promise.all(found.map((day) => day ?? (computed[next++] as AvailableDay)));
+      let answer: AvailableDay[];
+      if (!waiting && missing.length === 0) {
+        // Every day kept, as for nearly every request: nothing to wait for.
+        answer = found as AvailableDay[];
+      } else {
+        const computed =
+          missing.length === 0 ? [] : await compute(garage, missing, durationMinutes, missing.map((q) => keyOf(q.date)), settings);
+        let next = 0;
+        answer = await Promise.all(found.map((day) => day ?? (computed[next++] as AvailableDay)));
+      }
       // Every day comes from places read after this request read its versions, so it is at least as new, unless the
       // reads went to replicas that are not in step; such a day is read again for this request.
       const behind = days.filter((query, i) => (answer[i] as AvailableDay).version < query.version);
