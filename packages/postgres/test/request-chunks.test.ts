@@ -137,13 +137,15 @@ runContract((t, { handle }) => {
   t.test("records of the release before chunks are read with the chunks', in one order", async (t) => {
     const id = randomUUID();
     const at = (seconds: number) => new Date(Date.UTC(2026, 10, 28, 8, 0, seconds));
-    await log.append([record(id, { requestId: 'new-1', receivedAt: at(1) }), record(id, { requestId: 'new-3', receivedAt: at(3) })]);
-    for (const [requestId, seconds] of [['old-0', 0], ['old-2', 2]] as const) {
+    await log.append([record(id, { requestId: 'new-1', receivedAt: at(1) }), record(id, { requestId: 'new-3', receivedAt: at(3), status: 404 })]);
+    for (const [requestId, seconds, status] of [['old-0', 0, 200], ['old-2', 2, 404]] as const) {
       await sql`insert into request_log (integration_id, mode, request_id, created_at, method, route, path, query_parameters, status, error_code, api_version, duration_ms, error_body)
-                values (${id}, 'live', ${requestId}, ${at(seconds)}, 'GET', '/api/public/products', '/api/public/products', '{}', 200, null, '2026-11-21', 3, null)`.execute(handle.db);
+                values (${id}, 'live', ${requestId}, ${at(seconds)}, 'GET', '/api/public/products', '/api/public/products', '{}', ${status}, null, '2026-11-21', 3, null)`.execute(handle.db);
     }
     const all = await walk((after, limit) => log.list(query(id, { after, limit })), (r) => ({ sortValue: r.receivedAt, id: r.id }), { limit: 1 });
     t.same(all.map((r) => r.requestId), ['new-3', 'old-2', 'new-1', 'old-0']);
+    const failed = await log.list(query(id, { status: { min: 400, max: 499 } }));
+    t.same(failed.map((r) => r.requestId), ['new-3', 'old-2'], 'a status filter means the same in both');
     t.equal((await log.findByRequestId(id, 'live', 'old-2'))?.receivedAt.getTime(), at(2).getTime());
   });
 });

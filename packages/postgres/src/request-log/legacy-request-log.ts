@@ -1,6 +1,7 @@
 import type { Mode, RequestLog, RequestRecord } from '@garage/domain';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, RequestLogTable } from '../schema.js';
+import { statusWithin } from './status-range.js';
 
 const toRecord = (row: Selectable<RequestLogTable>): RequestRecord => ({
   id: row.id,
@@ -31,7 +32,7 @@ export const makeLegacyRequestLogReads = (db: Kysely<Database>): Pick<RequestLog
       .selectAll()
       .where('integration_id', '=', integrationId)
       .where('mode', '=', mode)
-      .$if(status !== null, (q) => q.where('status', '>=', status!.min).where('status', '<=', status!.max))
+      .$if(status !== null, (q) => q.where(statusWithin(sql.ref('status'), status!)))
       .$if(route !== null, (q) => q.where('route', '=', route!))
       .$if(since !== null, (q) => q.where('created_at', '>=', since!))
       .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after!.sortValue, after!.id))))

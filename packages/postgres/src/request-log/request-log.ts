@@ -11,6 +11,7 @@ import {
   rowField,
   rowTime,
 } from './request-chunks.js';
+import { statusWithin } from './status-range.js';
 
 /** Chunks a page reads first, then twice as many each time until the page is sure, at most `MOST_CHUNKS`. */
 const FIRST_CHUNKS = 4;
@@ -25,7 +26,7 @@ const ROW = sql`r.value`;
 /** The record filters of a page, on a chunk's rows. */
 const rowFilters = ({ status, route, since, after }: RequestLogQuery) => {
   const filters = [];
-  if (status !== null) filters.push(sql`${rowField(ROW, 'status')}::integer between ${status.min} and ${status.max}`);
+  if (status !== null) filters.push(statusWithin(sql`${rowField(ROW, 'status')}::integer`, status));
   if (route !== null) filters.push(sql`${rowField(ROW, 'route')} = ${route}`);
   if (since !== null) filters.push(sql`${rowTime(ROW)} >= ${since.getTime()}`);
   if (after !== null) {
@@ -68,7 +69,7 @@ export const makeRequestLog = (db: Kysely<Database>): RequestLog => {
                  ${since === null ? sql`` : sql`and last_at >= ${since}`}
                  ${after === null ? sql`` : sql`and last_at < ${new Date(after.sortValue.getTime() + CHUNK_SPAN_MS)} and first_at <= ${after.sortValue}`}
                  ${before === null ? sql`` : sql`and (last_at, id) < (${before.lastAt}, ${before.id})`}
-                 ${status === null ? sql`` : sql`and (statuses is null or exists (select from unnest(statuses) s where s between ${status.min} and ${status.max}))`}
+                 ${status === null ? sql`` : sql`and (statuses is null or exists (select from unnest(statuses) s where ${statusWithin(sql.ref('s'), status)}))`}
                  ${route === null ? sql`` : sql`and (routes is null or ${route} = any(routes))`}
                order by last_at desc, id desc
                limit ${size}) c
