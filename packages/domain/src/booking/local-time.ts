@@ -112,6 +112,13 @@ const computeDayFacts = (zone: string, date: string): DayFacts => {
   return { startMs: start.toMillis(), fixedOffset: fixed ? start.offset : null };
 };
 
+/** A local date on which one offset holds all day, and its first instant. */
+interface FixedDay {
+  readonly date: string;
+  readonly offset: number;
+  readonly startMs: number;
+}
+
 /** An instant's local date in any zone is its UTC date or a neighbour; the UTC date is the likeliest. */
 const DATE_SHIFTS = [0, 1, -1] as const;
 
@@ -163,15 +170,27 @@ export const makeLocalTime = ({ days = 4096, ranges = 1024 }: LocalTimeLimits = 
   };
 
   /**
+   * The day of one offset each zone was last found on: a request asks about instants of one day, a booking eight
+   * times (its start, its window, the times of its answer), and each search made a date's text and its key.
+   */
+  const lastFixedDay = new Map<string, FixedDay>();
+
+  /**
    * The local date, offset and first instant of the day of an instant in an IANA zone when that day has one offset
    * (its local date is its UTC date or a neighbour); null on a transition day, which needs Luxon.
    */
-  const fixedDayAt = (ms: number, zone: string): { date: string; offset: number; startMs: number } | null => {
+  const fixedDayAt = (ms: number, zone: string): FixedDay | null => {
+    const last = lastFixedDay.get(zone);
+    if (last !== undefined && last.startMs <= ms && ms < last.startMs + DAY_MS) return last;
     for (const shift of DATE_SHIFTS) {
       const date = new Date(ms + shift * DAY_MS).toISOString().slice(0, 10);
       if (!LOCAL_DATE.test(date)) break;
       const { startMs, fixedOffset } = dayFacts(zone, date);
-      if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) return { date, offset: fixedOffset, startMs };
+      if (fixedOffset !== null && startMs <= ms && ms < startMs + DAY_MS) {
+        const day = { date, offset: fixedOffset, startMs };
+        lastFixedDay.set(zone, day);
+        return day;
+      }
     }
     return null;
   };
