@@ -67,8 +67,10 @@ t.test('retries (docs/reference/contract.md §7): bounded, with the same Idempot
   });
 
   t.test('a booking whose answer was lost is retried with the same key and returns the first result, booked once', async (t) => {
+    // A week from 20 days on: the garage opens Monday to Friday, and one day alone may fall on a weekend.
     const from = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
-    const [slot] = await api.appointments.availability({ from, to: from, durationMinutes: 30 });
+    const to = new Date(Date.now() + 26 * 86_400_000).toISOString().slice(0, 10);
+    const [slot] = await api.appointments.availability({ from, to, durationMinutes: 30 });
     // The API books it, then the connection drops before the answer reaches the client.
     proxy.faults.push(async (_req, res, forward) => {
       await forward();
