@@ -23,51 +23,46 @@ const MESSAGE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
  */
 export const MAX_NESTING_DEPTH = 32;
 
+/** The JSON pointer to where a walk stands: the names and indexes it went through. */
+const pointerTo = (segments: readonly string[]): string => segments.map((segment) => `/${pointerSegment(segment)}`).join('');
+
 /**
- * JSON pointers to every string (or property name) in `value` that is not well-formed text, in document order; or a
- * single detail naming where `value` nests deeper than `MAX_NESTING_DEPTH`. Iterative: no input reaches the stack.
+ * Adds to `found` every string (or property name) under `value` that is not well-formed text, in document order.
+ * Nesting deeper than `MAX_NESTING_DEPTH` leaves that one detail in `found` and answers false, ending the walk.
+ * Recursive, but never more than `MAX_NESTING_DEPTH` + 1 calls deep; a pointer is written only for what it names, so
+ * that the walk every request takes allocates next to nothing.
  */
-const illFormedPaths = (value: unknown): ErrorDetail[] => {
-  const found: ErrorDetail[] = [];
-  const pending: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { path, depth } = next;
-    if (typeof next.value === 'string') {
-      if (isIllFormed(next.value)) found.push({ path, message: MESSAGE });
-      continue;
-    }
-    if (typeof next.value !== 'object' || next.value === null) continue;
-    if (depth >= MAX_NESTING_DEPTH) return [{ path, message: `must not nest deeper than ${MAX_NESTING_DEPTH} levels` }];
-    const children: typeof pending = [];
-    if (Array.isArray(next.value)) {
-      next.value.forEach((item, index) => children.push({ value: item, path: `${path}/${index}`, depth: depth + 1 }));
-    } else {
-      for (const [name, item] of Object.entries(next.value)) {
-        const at = `${path}/${pointerSegment(name)}`;
-        if (isIllFormed(name)) found.push({ path: at, message: MESSAGE });
-        else children.push({ value: item, path: at, depth: depth + 1 });
-      }
-    }
-    // Last child first on the stack, so that the first is walked first.
-    for (let i = children.length - 1; i >= 0; i -= 1) pending.push(children[i]!);
+const walk = (value: unknown, segments: string[], found: ErrorDetail[]): boolean => {
+  if (typeof value === 'string') {
+    if (isIllFormed(value)) found.push({ path: pointerTo(segments), message: MESSAGE });
+    return true;
   }
-  return found;
+  if (typeof value !== 'object' || value === null) return true;
+  if (segments.length >= MAX_NESTING_DEPTH) {
+    found.splice(0, found.length, { path: pointerTo(segments), message: `must not nest deeper than ${MAX_NESTING_DEPTH} levels` });
+    return false;
+  }
+  const isArray = Array.isArray(value);
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) continue;
+    segments.push(name);
+    const deeper = isArray || !isIllFormed(name);
+    if (!deeper) found.push({ path: pointerTo(segments), message: MESSAGE });
+    const walked = !deeper || walk((value as Record<string, unknown>)[name], segments, found);
+    segments.pop();
+    if (!walked) return false;
+  }
+  return true;
 };
 
 /**
- * Whether `illFormedPaths(value)` would find nothing: the same walk, making no paths, so that the check every request
- * takes allocates nothing. Recursive, but never deeper than `MAX_NESTING_DEPTH` + 1 calls.
+ * JSON pointers to every string (or property name) in `value` that is not well-formed text, in document order; or a
+ * single detail naming where `value` nests deeper than `MAX_NESTING_DEPTH`.
  */
-const isWellFormed = (value: unknown, depth = 0): boolean => {
-  if (typeof value === 'string') return !isIllFormed(value);
-  if (typeof value !== 'object' || value === null) return true;
-  if (depth >= MAX_NESTING_DEPTH) return false;
-  if (Array.isArray(value)) return value.every((item) => isWellFormed(item, depth + 1));
-  for (const name in value) {
-    if (!Object.hasOwn(value, name)) continue;
-    if (isIllFormed(name) || !isWellFormed((value as Record<string, unknown>)[name], depth + 1)) return false;
-  }
-  return true;
+const illFormedPaths = (value: unknown): ErrorDetail[] => {
+  const found: ErrorDetail[] = [];
+  walk(value, [], found);
+  return found;
 };
 
 /** A percent-encoded byte of 0x80 or more: only then can a query string hold bytes that are not UTF-8. */
@@ -134,7 +129,6 @@ export default fp(
     // A callback hook: it never waits, and every request runs it.
     app.addHook('preValidation', (request, _reply, done) => {
       for (const [part, message] of PARTS) {
-        if (isWellFormed(request[part]) && (part !== 'query' || !NON_ASCII_BYTE.test(request.url))) continue;
         const details = part === 'query' ? queryDetails(request.url, request.query) : illFormedPaths(request[part]);
         if (details.length > 0) return done(new ValidationError(message, details));
       }
