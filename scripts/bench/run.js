@@ -12,8 +12,8 @@
 // After the main API, the newcomer's scenarios run on a database and an API of their own, the API started as
 // `pnpm start` starts it (newcomer.js): a sync right after an import, a whole catalog read in turn, bookings into a
 // busy month, and the API's memory at the end; `--only=newcomer` runs these alone.
-// `--only="request log"` runs the cost of the request log alone: the cached page and bookings with it off and on
-// (request-log.js).
+// `--only="request log"` and `--only="access log"` run the cost of that feature alone: the cached page (and bookings,
+// for the request log) on two APIs side by side, the feature off and on (feature-costs.js).
 // --api-apart gives the APIs under test CPU 0 alone and puts Postgres, the load generator and the bare route on the
 // others, as where the API has a machine of its own (api-apart.js).
 import { randomBytes } from 'node:crypto';
@@ -32,7 +32,7 @@ import { loadAverage, machine, statusSummary, table } from './report.js';
 import { benchDelivery } from './delivery.js';
 import { benchTracing } from './tracing.js';
 import { benchNewcomer, NEWCOMER_SCENARIOS } from './newcomer.js';
-import { benchRequestLog, requestLogReport } from './request-log.js';
+import { benchFeatureCost, featureCostReport, featuresWanted } from './feature-costs.js';
 import { explainReadPath } from './explain.js';
 import { buildScenarios } from './scenarios.js';
 import { BIG_PRODUCTS, busyRange, LOG_DAYS_HORIZON, seed } from './seed.js';
@@ -189,7 +189,8 @@ const main = async () => {
   const small = await walkCursors(api, garages.small, 1);
   const big = await walkCursors(api, garages.big, 100);
   const paths = await documentedPaths(api);
-  const requestLogWanted = !options.only || 'request log'.includes(options.only);
+  const features = featuresWanted(options.only);
+  const requestLogWanted = features.some(({ feature }) => feature === 'request log');
   const fixtures = {
     garages,
     etags,
@@ -266,17 +267,19 @@ const main = async () => {
       })
     : null;
   if (newcomer) results.push(...newcomer.results);
-  const requestLog = requestLogWanted
-    ? await benchRequestLog({
-        apiOptions,
-        bare,
-        fixtures,
-        warmUp: (scenario) => fire(scenario, WARMUP_SECONDS),
-        measure: (scenario, server) => measure(scenario, server, databaseName),
-        log,
-        duration: DURATION,
-      })
-    : null;
+  const featureCosts = [];
+  for (const feature of features) {
+    const results = await benchFeatureCost(feature, {
+      apiOptions,
+      bare,
+      fixtures,
+      warmUp: (scenario) => fire(scenario, WARMUP_SECONDS),
+      measure: (scenario, server) => measure(scenario, server, databaseName),
+      log,
+      duration: DURATION,
+    });
+    featureCosts.push({ feature, results });
+  }
   const profiles = profileDir ? summariseProfileDir(profileDir) : null;
   await cleanUp();
   // After the API is gone, so that the worker has the machine as the API had.
@@ -422,10 +425,7 @@ const main = async () => {
       `  throughput: ${Math.round(delivery.eventsPerSecond)} events/s = ${Math.round(delivery.deliveriesPerSecond)} deliveries/s (a committed backlog drained end to end)`,
     );
   }
-  if (requestLog) {
-    out.push('');
-    out.push(...requestLogReport(requestLog, DURATION));
-  }
+  for (const { feature, results } of featureCosts) out.push('', ...featureCostReport(feature, results, DURATION));
   if (tracing) {
     const [off, on] = tracing.results;
     const line = ({ mode, result, serverUs }) =>

@@ -117,7 +117,7 @@ export const seed = async (database, encryptionKey, log) => {
   // 15-minute slots, 10 places each: some 17,000 places over the 60-day horizon, enough for the scenario's run.
   const daysSettings = { slotMinutes: 15, capacity: 10, minNoticeMinutes: 0 };
   const days = await createGarage('bench-days', 0, daysSettings);
-  // The same again for the request log's booking slices (request-log.js), over LOG_DAYS_HORIZON days: four slices of
+  // The same again for the request log's booking slices (feature-costs.js), over LOG_DAYS_HORIZON days: four slices of
   // 6 s at 2,000 bookings a second need 48,000 places, and slices left with none would compare refusals.
   const logDays = await createGarage('bench-log-days', 0, { ...daysSettings, horizonDays: LOG_DAYS_HORIZON });
 

@@ -1,28 +1,44 @@
-// The cost of the request log (docs/reference/contract.md §10): the cached products page and bookings across days,
-// served by two APIs over the same data that run side by side, one with the log off (REQUEST_LOG=off) and one with it
-// on (the default). The load goes to one, then the other, in short slices whose order alternates (off, on, on, off,
-// …), so that a neighbour's load on this shared machine weighs on both modes alike. Compare the API's CPU per request:
+// What a feature of the request path costs: the cached products page (and, for the request log, bookings across
+// days) served by two APIs over the same data that run side by side, one with the feature off and one as operators
+// run it. The load goes to one, then the other, in short slices whose order alternates (off, on, on, off, …), so that
+// a neighbour's load on this shared machine weighs on both modes alike. Compare the API's CPU per request:
 // throughput moves with the neighbours, CPU per request much less.
+//
+// - The request log (docs/reference/contract.md §10): REQUEST_LOG=off against the default, within a budget of 10 %.
+// - The access log, the `request completed` line of every request: LOG_LEVEL=warn against the default info. No
+//   budget: an operator who keeps the line elsewhere (a load balancer's log) can turn it off for what it costs.
 import { buildScenarios } from './scenarios.js';
 import { startApi } from './servers.js';
 
-const MODES = [
-  { mode: 'off', env: { REQUEST_LOG: 'off' } },
-  { mode: 'on', env: {} },
-];
 /**
- * Slices per mode. Bookings take places for good: the slices book into a garage of their own, whose places the main
- * table's scenarios leave alone, and one scenario object serves both APIs, so no slice repeats a place.
- *
  * The cached page is driven by wrk. An API's CPU per request depends on its load: saturated, it serves several
  * requests per turn of its event loop and each costs less. autocannon, an event loop of its own at ~35 µs of CPU per
  * page, fell behind when the log's inserts took Postgres's share of two CPUs from it: the API with the log was left
  * busy about 93 % of the time against 100 % without, and the comparison measured that difference in load along with
  * the log. wrk (~13 µs a page, mostly the kernel's) keeps both APIs saturated; the report prints how busy each was.
  */
-const SCENARIOS = [
-  { name: 'products limit=100', slices: 4, loadGenerator: 'wrk' },
-  { name: 'booking across days, one request per place', slices: 2 },
+const CACHED_PAGE = { name: 'products limit=100', slices: 4, loadGenerator: 'wrk' };
+
+/**
+ * The features measured: what `--only` names each by, the setting that turns it off, and the scenarios with their
+ * slices per mode. Bookings take places for good: the slices book into a garage of their own, whose places the main
+ * table's scenarios leave alone, and one scenario object serves both APIs, so no slice repeats a place.
+ */
+export const FEATURES = [
+  {
+    feature: 'request log',
+    off: { REQUEST_LOG: 'off' },
+    switch: 'REQUEST_LOG=off vs the default on',
+    budgetPercent: 10,
+    scenarios: [CACHED_PAGE, { name: 'booking across days, one request per place', slices: 2 }],
+  },
+  {
+    feature: 'access log',
+    off: { LOG_LEVEL: 'warn' },
+    switch: 'LOG_LEVEL=warn vs the default info',
+    budgetPercent: null,
+    scenarios: [CACHED_PAGE],
+  },
 ];
 
 /** Below this share of the measured time on CPU, an API was not saturated and its CPU per request not comparable. */
@@ -38,23 +54,30 @@ const WARMUP_ROUNDS = 6;
 /** off, on, on, off, off, on, …: each mode first as often as second. */
 const sliceOrder = (slices) => Array.from({ length: slices * 2 }, (_, i) => (Math.floor((i + 1) / 2) % 2 === 0 ? 'off' : 'on'));
 
-/** Resolves to one result per slice: `{mode, name, result, serverUs}` as the bench's `measure` gives. */
-export const benchRequestLog = async ({ apiOptions, bare, fixtures, warmUp, measure, log, duration }) => {
+/** The features `--only` asks for: all of them without it. */
+export const featuresWanted = (only) => FEATURES.filter(({ feature }) => !only || feature.includes(only));
+
+/** Resolves to one result per slice of `feature` (one of FEATURES): `{mode, name, result, serverUs}` as `measure` gives. */
+export const benchFeatureCost = async (feature, { apiOptions, bare, fixtures, warmUp, measure, log, duration }) => {
+  const modes = [
+    { mode: 'off', env: feature.off },
+    { mode: 'on', env: {} },
+  ];
   const apis = {};
   try {
-    for (const { mode, env } of MODES) apis[mode] = await startApi({ ...apiOptions, logFile: `${apiOptions.logFile}.${mode}`, env });
+    for (const { mode, env } of modes) apis[mode] = await startApi({ ...apiOptions, logFile: `${apiOptions.logFile}.${feature.feature.replace(' ', '-')}-${mode}`, env });
     const ownPlaces = { ...fixtures, garages: { ...fixtures.garages, days: fixtures.garages.logDays }, daySlots: fixtures.logDaySlots };
     const scenarios = buildScenarios({ api: apis.on, bare, fixtures: ownPlaces });
     const results = [];
-    for (const { name, slices, loadGenerator } of SCENARIOS) {
+    for (const { name, slices, loadGenerator } of feature.scenarios) {
       const scenario = scenarios.find((s) => s.name === name);
       if (!scenario) continue;
       const at = (mode) => ({ ...scenario, url: apis[mode].url, loadGenerator });
       if (scenario.warmup) {
-        for (let round = 0; round < WARMUP_ROUNDS; round += 1) for (const { mode } of MODES) await warmUp(at(mode));
+        for (let round = 0; round < WARMUP_ROUNDS; round += 1) for (const { mode } of modes) await warmUp(at(mode));
       }
       for (const mode of sliceOrder(slices)) {
-        log(`request log ${mode}: ${name} (${duration} s)…`);
+        log(`${feature.feature} ${mode}: ${name} (${duration} s)…`);
         results.push({ mode, name, ...(await measure(at(mode), apis[mode])) });
       }
     }
@@ -67,9 +90,9 @@ export const benchRequestLog = async ({ apiOptions, bare, fixtures, warmUp, meas
 const mean = (values) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
 /** Lines for the report: each scenario's CPU per request and throughput, off and on, and the difference. */
-export const requestLogReport = (results, durationSeconds) => {
-  const lines = ['cost of the request log (two APIs side by side, off and on, load alternated in slices; REQUEST_LOG=off vs the default on):'];
-  for (const { name, loadGenerator } of SCENARIOS) {
+export const featureCostReport = (feature, results, durationSeconds) => {
+  const lines = [`cost of the ${feature.feature} (two APIs side by side, off and on, load alternated in slices; ${feature.switch}):`];
+  for (const { name, loadGenerator } of feature.scenarios) {
     const of = (mode) => results.filter((r) => r.name === name && r.mode === mode);
     if (of('off').length === 0) continue;
     const booking = name.startsWith('booking');
@@ -102,7 +125,11 @@ export const requestLogReport = (results, durationSeconds) => {
     }
     const cpuGrowth = ((on.cpu - off.cpu) / off.cpu) * 100;
     const rateDrop = booking ? ((off.booked - on.booked) / off.booked) * 100 : ((off.rps - on.rps) / off.rps) * 100;
-    lines.push(`    the log costs ${cpuGrowth.toFixed(1)} % API CPU per request (budget 10 %); ${booking ? 'bookings' : 'throughput'} ${rateDrop >= 0 ? 'down' : 'up'} ${Math.abs(rateDrop).toFixed(1)} %`);
+    const budget = feature.budgetPercent === null ? '' : ` (budget ${feature.budgetPercent} %)`;
+    lines.push(
+      `    the ${feature.feature} costs ${Math.round(on.cpu - off.cpu)} µs, ${cpuGrowth.toFixed(1)} % API CPU per request${budget}; ` +
+        `${booking ? 'bookings' : 'throughput'} ${rateDrop >= 0 ? 'down' : 'up'} ${Math.abs(rateDrop).toFixed(1)} %`,
+    );
   }
   return lines;
 };

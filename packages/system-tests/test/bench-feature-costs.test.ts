@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 
 /**
- * The parts of `pnpm bench` that decide the request log's figure (docs/operators/configuration.md, "The request
- * log"): wrk driving a scenario's requests, and the report that refuses to compare two APIs unless both were busy.
+ * The parts of `pnpm bench` that decide what a feature costs, the request log's figure among them
+ * (docs/operators/configuration.md, "The request log"): wrk driving a scenario's requests, and the report that refuses
+ * to compare two APIs unless both were busy.
  */
 
 const script = (file: string) => fileURLToPath(new URL(`../../../scripts/bench/${file}`, import.meta.url));
@@ -22,9 +23,18 @@ interface WrkResult {
 const { fireWrk } = (await import(script('wrk.js'))) as {
   fireWrk: (options: { url: string; requests: Request[]; connections: number; duration: number }) => Promise<WrkResult>;
 };
-const { requestLogReport } = (await import(script('request-log.js'))) as {
-  requestLogReport: (results: unknown[], durationSeconds: number) => string[];
+interface Feature {
+  feature: string;
+}
+const { FEATURES, featureCostReport, featuresWanted } = (await import(script('feature-costs.js'))) as {
+  FEATURES: Feature[];
+  featureCostReport: (feature: Feature, results: unknown[], durationSeconds: number) => string[];
+  featuresWanted: (only: string | undefined) => Feature[];
 };
+const requestLog = FEATURES.find((f) => f.feature === 'request log');
+const accessLog = FEATURES.find((f) => f.feature === 'access log');
+if (!requestLog || !accessLog) throw new Error('the bench measures the request log and the access log');
+const requestLogReport = (results: unknown[], durationSeconds: number) => featureCostReport(requestLog, results, durationSeconds);
 
 /** A server answering `status` and counting the requests by path and `x-api-key`. */
 const countingServer = async (status: number) => {
@@ -91,11 +101,26 @@ const slice = (mode: string, cpuUs: number, rps: number, seconds = 6) => ({
 
 t.test('the report compares two APIs only when both were saturated', async (t) => {
   const saturated = requestLogReport([slice('off', 80, 12_500), slice('on', 84, 11_900)], 6);
-  t.ok(saturated.some((line) => /the log costs 5\.0 % API CPU per request/.test(line)), 'the cost per request');
+  t.ok(saturated.some((line) => /the request log costs 4 µs, 5\.0 % API CPU per request \(budget 10 %\)/.test(line)), 'the cost per request, within its budget');
   t.ok(saturated.some((line) => /off: .*API busy 100 %/.test(line)), "each API's busy share");
   t.notOk(saturated.some((line) => line.includes('not comparable')), 'no warning when both were busy');
 
   // The shape of the autocannon runs: the API with the log served fewer requests than it could.
   const starved = requestLogReport([slice('off', 78, 13_000), slice('on', 94, 9_900)], 6);
   t.ok(starved.some((line) => line.includes('not comparable')), 'an API busy 93 % of the time is not compared as if saturated');
+});
+
+t.test("the access log's cost is reported as its own, with the setting that turns it off and no budget", async (t) => {
+  const lines = featureCostReport(accessLog, [slice('off', 90, 11_000), slice('on', 108, 9_300)], 6);
+  t.match(lines[0], /^cost of the access log .*LOG_LEVEL=warn vs the default info/, 'named with its switch');
+  t.ok(lines.some((line) => /the access log costs 18 µs, 20\.0 % API CPU per request; throughput down/.test(line)), 'the cost per request');
+  t.notOk(lines.some((line) => line.includes('budget')), 'no budget of its own');
+});
+
+t.test('--only picks the features by name, and a run without it measures them all', async (t) => {
+  t.same(featuresWanted('access log').map((f) => f.feature), ['access log']);
+  t.same(featuresWanted('request log').map((f) => f.feature), ['request log']);
+  t.same(featuresWanted('log').map((f) => f.feature), ['request log', 'access log']);
+  t.same(featuresWanted('products limit=100'), []);
+  t.same(featuresWanted(undefined).map((f) => f.feature), ['request log', 'access log']);
 });
