@@ -244,16 +244,15 @@ const main = async () => {
   inspector?.close();
   await api.stop();
   // On APIs of their own, one at a time, while the data and the bare route are still there.
-  const tracing = tracingWanted
-    ? await benchTracing({
-        apiOptions,
-        bare,
-        fixtures,
-        warmUp: (scenario) => fire(scenario, WARMUP_SECONDS),
-        measure: (scenario, server) => measure(scenario, server, databaseName),
-        log,
-      })
-    : null;
+  const onApisOfTheirOwn = {
+    apiOptions,
+    bare,
+    fixtures,
+    warmUp: (scenario) => fire(scenario, WARMUP_SECONDS),
+    measure: (scenario, server) => measure(scenario, server, databaseName),
+    log,
+  };
+  const tracing = tracingWanted ? await benchTracing(onApisOfTheirOwn) : null;
   // A database and an API of their own, as a newcomer's `pnpm start` runs; the bare route is still there to compare.
   const newcomerWanted = !options.only || options.only === 'newcomer' || NEWCOMER_SCENARIOS.some((name) => name.includes(options.only));
   const newcomer = newcomerWanted
@@ -269,16 +268,7 @@ const main = async () => {
   if (newcomer) results.push(...newcomer.results);
   const featureCosts = [];
   for (const feature of features) {
-    const results = await benchFeatureCost(feature, {
-      apiOptions,
-      bare,
-      fixtures,
-      warmUp: (scenario) => fire(scenario, WARMUP_SECONDS),
-      measure: (scenario, server) => measure(scenario, server, databaseName),
-      log,
-      duration: DURATION,
-    });
-    featureCosts.push({ feature, results });
+    featureCosts.push({ feature, results: await benchFeatureCost(feature, { ...onApisOfTheirOwn, duration: DURATION }) });
   }
   const profiles = profileDir ? summariseProfileDir(profileDir) : null;
   await cleanUp();
