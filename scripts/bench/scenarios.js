@@ -11,9 +11,28 @@ const MISS_LIMITS = [...Array.from({ length: 10 }, (_, i) => 90 + i), ...Array.f
 
 const get = (path, headers = {}) => ({ method: 'GET', path, headers });
 
-/** Requests cycling over `cursors` with `limit=100`: the same pages again and again, as repeated polls ask for. */
+/**
+ * How many pages the repeated variants cycle over: what one garage's share of the list cache holds whole (some 100
+ * pages of 100 products, apps/api/src/plugins/list-cache.ts), with room to spare. Over every cursor of a long list
+ * (890 or 1,000 pages of 40 KB) the cache held a tenth of them, and what the scenario measured was how closely
+ * autocannon's connections, each walking the list from its start, happened to follow one another.
+ */
+const REPEATED_PAGES = 50;
+
+/** `count` of `cursors`, spread evenly over the list's depth, the deepest included. */
+const spreadOver = (cursors, count) => {
+  const n = Math.min(count, cursors.length);
+  return Array.from({ length: n }, (_, i) => cursors[Math.floor(((i + 1) * cursors.length) / n) - 1]);
+};
+
+/**
+ * Requests cycling over REPEATED_PAGES of `cursors` with `limit=100`, from shallow to deepest: the same pages again
+ * and again, as repeated polls ask for.
+ */
 const deepPages = (garage, cursors) =>
-  cursors.map(({ cursor }) => get(`/api/public/products?limit=${LIST_LIMIT}&cursor=${encodeURIComponent(cursor)}`, { 'x-api-key': garage.key }));
+  spreadOver(cursors, REPEATED_PAGES).map(({ cursor }) =>
+    get(`/api/public/products?limit=${LIST_LIMIT}&cursor=${encodeURIComponent(cursor)}`, { 'x-api-key': garage.key }),
+  );
 
 /** One request template whose cursor and limit change on every request, never repeating a pair within the run. */
 const deepPagesMissing = (garage, cursors) => {
