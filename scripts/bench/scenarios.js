@@ -13,9 +13,9 @@ const get = (path, headers = {}) => ({ method: 'GET', path, headers });
 
 /**
  * How many pages the repeated variants cycle over: what one garage's share of the list cache holds whole (some 100
- * pages of 100 products, apps/api/src/plugins/list-cache.ts), with room to spare. Over every cursor of a long list
- * (890 or 1,000 pages of 40 KB) the cache held a tenth of them, and what the scenario measured was how closely
- * autocannon's connections, each walking the list from its start, happened to follow one another.
+ * pages of 100 products, apps/api/src/plugins/list-cache.ts), with room to spare. Every cursor of a long list (890 or
+ * 1,000 pages of 40 KB) is ten times what the cache keeps of one garage: the figure would then measure how closely
+ * autocannon's connections, each walking the list from its start, follow one another.
  */
 const REPEATED_PAGES = 50;
 
