@@ -78,6 +78,33 @@ t.test('server errors are logged with their details, which the body never shows'
   t.match((line?.err as { stack?: string } | undefined)?.stack, /test\/logging\.test\.ts/);
 });
 
+t.test('at LOG_LEVEL=warn a request writes no line of its own, its error still does, and the request log still records it', async (t) => {
+  const logs = new LogCapture();
+  const { app, admin } = await build(t, { logs, env: { LOG_LEVEL: 'warn' } });
+  const garage = await seedGarage(admin);
+  const key = garage.keys.all;
+  app.get('/test/crash', async () => {
+    throw new Error('a bug');
+  });
+  await app.ready();
+  const ok = await app.inject({ method: 'GET', url: '/api/public/products', headers: { 'x-api-key': key, 'x-request-id': 'quiet-ok' } });
+  const refused = await app.inject({ method: 'GET', url: '/api/public/products?limit=0', headers: { 'x-api-key': key, 'x-request-id': 'quiet-400' } });
+  t.equal(ok.statusCode, 200);
+  t.equal(refused.statusCode, 400);
+  const crash = await app.inject({ method: 'GET', url: '/test/crash' });
+  t.equal(crash.statusCode, 500);
+
+  t.notOk(logs.lines.some((l) => l.msg === 'request completed'), 'no request completed line');
+  t.notOk(logs.lines.some((l) => l.reqId === 'quiet-400'), 'nor the client error line at info');
+  t.ok(logs.lines.some((l) => l.reqId === crash.headers['x-request-id'] && l.level === 50), 'a server error is still logged');
+
+  await app.requestRecorder!.flush();
+  const records = await app.inject({ method: 'GET', url: '/api/public/requests', headers: { 'x-api-key': key } });
+  t.equal(records.statusCode, 200);
+  const ids = (records.json() as { data: { requestId: string }[] }).data.map((r) => r.requestId);
+  t.ok(ids.includes('quiet-ok') && ids.includes('quiet-400'), 'both requests are in the request log');
+});
+
 t.test('logs and stored idempotency scopes never hold a quote token', async (t) => {
   const logs = new LogCapture();
   const { app, admin, db } = await build(t, { logs, env: { LOG_LEVEL: 'trace' } });

@@ -105,10 +105,15 @@ const shownQueryDetail = (detail: ErrorDetail): ErrorDetail => {
   return { ...detail, path: ['', pointerSegment(shownName(segmentName(first))), ...rest].join('/') };
 };
 
-/** What is ill-formed in a query, its names as the error names them; nothing made when nothing is (every request). */
+/**
+ * What is ill-formed in a query, its names as the error names them. Every request asks: when nothing is, no detail,
+ * pointer or joined list is made.
+ */
 const queryDetails = (url: string, query: unknown): ErrorDetail[] => {
-  const found = [...undecodableQueryPaths(url), ...illFormedPaths(query)];
-  return found.length === 0 ? found : found.map(shownQueryDetail);
+  const undecodable = undecodableQueryPaths(url);
+  const illFormed = illFormedPaths(query);
+  if (undecodable.length === 0 && illFormed.length === 0) return illFormed;
+  return [...undecodable, ...illFormed].map(shownQueryDetail);
 };
 
 const PARTS = [
