@@ -184,10 +184,15 @@ t.test('calendar arithmetic, weekdays, local dates and wall readings agree with 
       const check = new Checker();
       t.equal(checkLocalDate(day, check, '/from'), luxon.isValid, day);
       if (luxon.isValid) t.equal(addCalendarDays(day, days), luxon.plus({ days }).toISODate(), `${day} + ${days}`);
-      if (luxon.isValid) t.equal(isoWeekday(day), luxon.weekday, `${day}'s weekday`);
+      // Luxon reads a weekday of the years 0–99 through 1900–1999, and 1900 is no leap year: it misreads 29 February
+      // of year 0 as 1 March. That day is checked against its real weekday below.
+      if (luxon.isValid && day !== '0000-02-29') t.equal(isoWeekday(day), luxon.weekday, `${day}'s weekday`);
     }),
-    { numRuns: 3000 },
+    { numRuns: 3000, examples: [['0000-02-29', -3], ['0000-02-29', 1]] },
   );
+  t.equal(isoWeekday('0000-02-29'), 2, "29 February of year 0, a leap year, is a Tuesday");
+  t.equal(isoWeekday('0000-03-01'), 3, 'and 1 March of year 0 a Wednesday');
+  t.equal(isoWeekday('2000-02-29'), 2, 'as 29 February 2000, 400 years of 146,097 days later');
   const anyInstant = fc.integer({ min: -2_208_988_800_000, max: 4_102_444_800_000 });
   const nearTransition = fc.tuple(fc.integer({ min: 0, max: 365 * 24 }), fc.integer({ min: -90, max: 90 })).map(
     ([hour, minutes]) => Date.UTC(2026, 0, 1) + hour * 3_600_000 + minutes * 60_000,
