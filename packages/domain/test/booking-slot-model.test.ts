@@ -12,6 +12,7 @@ import {
   fixedOffsetRfc3339,
   isoWeekday,
   makeLocalTime,
+  parseRfc3339,
   toLocalRfc3339,
   type BookingSettings,
 } from './support.js';
@@ -205,6 +206,38 @@ t.test('calendar arithmetic, weekdays, local dates and wall readings agree with 
     }),
     { numRuns: 2000 },
   );
+});
+
+t.test('an RFC 3339 time names the instant Luxon reads, and no time names a day the calendar lacks', async (t) => {
+  const twoDigits = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+  const offset = fc.oneof(fc.constantFrom('Z', 'z'), fc.tuple(fc.constantFrom('+', '-'), twoDigits(99), twoDigits(59)).map(([sign, h, m]) => `${sign}${h}:${m}`));
+  const written = fc
+    .tuple(
+      fc.integer({ min: 0, max: 9999 }).map((y) => String(y).padStart(4, '0')),
+      twoDigits(13),
+      twoDigits(32),
+      fc.constantFrom('T', 't'),
+      twoDigits(23),
+      twoDigits(59),
+      twoDigits(59),
+      fc.oneof(fc.constant(''), fc.stringMatching(/^\.\d{1,6}$/)),
+      offset,
+    )
+    .map(([y, mo, d, sep, h, mi, s, fraction, off]) => `${y}-${mo}-${d}${sep}${h}:${mi}:${s}${fraction}${off}`);
+  fc.assert(
+    fc.property(written, (text) => {
+      const luxon = DateTime.fromISO(text, { setZone: true });
+      const ours = parseRfc3339(text);
+      t.equal(ours?.ms ?? null, luxon.isValid ? luxon.toMillis() : null, text);
+      if (ours) t.equal(ours.wholeMinute, luxon.second === 0 && luxon.millisecond === 0 && !/\.\d*[1-9]/.test(text), `${text}: on a whole minute`);
+    }),
+    { numRuns: 3000, examples: [['2028-02-29T09:00:00+01:00'], ['2026-02-29T09:00:00+01:00'], ['0000-02-29T00:00:00Z'], ['2026-12-01T09:00:00.0001+99:59']] },
+  );
+  for (const text of ['2026-12-01T24:00:00Z', '2026-12-01T09:00:00', '2026-12-01 09:00:00Z', '2026-12-01T09:00Z', '2026-12-01T09:00:00+0100', '+02026-12-01T09:00:00Z', 20261201, null]) {
+    t.equal(parseRfc3339(text), null, `${String(text)} is no RFC 3339 time with an offset`);
+  }
+  t.same(parseRfc3339('2026-12-01T09:00:00.000-01:30'), { ms: Date.UTC(2026, 11, 1, 10, 30), wholeMinute: true });
+  t.same(parseRfc3339('2026-12-01T09:00:00.0009+00:00'), { ms: Date.UTC(2026, 11, 1, 9), wholeMinute: false }, 'a fraction under a millisecond is no whole minute');
 });
 
 t.test('parse: the 400 rules, in the garage local time', async (t) => {

@@ -4,7 +4,7 @@ import { DatesUnavailableError } from '../kernel/errors.js';
 import { minutesOfDay } from '../garages/opening-hours.js';
 import type { Checker } from '../kernel/validation.js';
 import { bookingWindow, closedOn } from './booking-window.js';
-import { addCalendarDays, fixedOffsetRfc3339, isoWeekday, isStorableDate, MINUTE_MS, toLocalRfc3339, type LocalTime } from './local-time.js';
+import { addCalendarDays, fixedOffsetRfc3339, isoWeekday, isStorableDate, MINUTE_MS, parseRfc3339, toLocalRfc3339, type LocalTime } from './local-time.js';
 
 /**
  * The one slot model behind booking and availability (docs/reference/contract.md §4.1). Booking goes through `parse`
@@ -103,12 +103,6 @@ export interface SlotModel extends DayModel {
   /** The 409 rules of §4.1: throws `DatesUnavailableError`, or returns the interval and its slots. */
   resolve(candidate: Candidate, closures: readonly Closure[]): BookableInterval;
 }
-
-/**
- * RFC 3339 with a mandatory offset (and no hour 24, which Luxon would read as the next midnight); Luxon then rejects
- * impossible dates such as February 30.
- */
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d)(\.\d+)?([Zz]|[+-]\d{2}:[0-5]\d)$/;
 
 /** Records a problem with `durationMinutes` (default `slotMinutes`) and returns it when valid. */
 export const checkBookingDuration = (
@@ -260,14 +254,12 @@ export const makeSlotModel = (settings: BookingSettings, now: Date, time: LocalT
 
     parse(input, check) {
       const duration = checkBookingDuration(settings, input.durationMinutes, check);
-      const raw = input.startsAt;
-      const match = typeof raw === 'string' ? RFC3339.exec(raw) : null;
-      const parsed = match ? DateTime.fromISO(raw as string, { setZone: true }) : null;
-      if (!parsed?.isValid) {
+      const written = parseRfc3339(input.startsAt);
+      if (written === null) {
         check.fail('/startsAt', 'must be an RFC 3339 time with an offset, e.g. 2026-12-01T09:00:00+01:00');
         return null;
       }
-      const startMs = parsed.toMillis();
+      const startMs = written.ms;
       const local = time.localReadingAt(startMs, zone);
       if (!isStorableDate(local.date)) {
         check.fail('/startsAt', `must fall within the years 0001–9999 in the garage's local time (${zone})`);
@@ -277,8 +269,7 @@ export const makeSlotModel = (settings: BookingSettings, now: Date, time: LocalT
         check.fail('/startsAt', 'must not be in the past');
         return null;
       }
-      const zeroSeconds = match?.[2] === '00' && /^(\.0+)?$/.test(match[3] ?? '');
-      if (!zeroSeconds || local.minutes % settings.slotMinutes !== 0) {
+      if (!written.wholeMinute || local.minutes % settings.slotMinutes !== 0) {
         check.fail(
           '/startsAt',
           `must be on the ${settings.slotMinutes}-minute slot grid in the garage's local time (${zone}), with zero seconds`,
