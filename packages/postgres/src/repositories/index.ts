@@ -11,6 +11,7 @@ import { makeAvailabilityReader } from './availability-reader.js';
 import { makeGarageRepository } from './garage-repository.js';
 import { makeIntegrationRepository } from './integration-repository.js';
 import { makeLeadRepository } from './lead-repository.js';
+import { madeOnFirstUse } from './made-on-first-use.js';
 import { acquireBookingLock } from './locks.js';
 import { makeProductReader, makeProductRepository } from './product-repository.js';
 import { makeQuoteReader, makeQuoteRepository } from './quote-repository.js';
@@ -39,26 +40,31 @@ const bookingsOnPool = (db: Kysely<Database>): BookingWriter => {
   return { bookIfRoom: (request) => runningAgain(() => writer.bookIfRoom(request)) };
 };
 
-/** Everything a unit of work may touch, bound to its transaction; its bulk writes are recorded in `bulkWrites`. */
-const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): DomainTransaction => ({
-  garages: withErrorMapping(makeGarageRepository(trx)),
-  integrations: withErrorMapping(makeIntegrationRepository(trx)),
-  products: withErrorMapping(makeProductRepository(trx, bulkWrites)),
-  stock: withErrorMapping(makeStockRepository(trx, bulkWrites)),
-  vehicles: withErrorMapping(makeVehicleRepository(trx, bulkWrites)),
-  quotes: withErrorMapping(makeQuoteRepository(trx)),
-  appointments: withErrorMapping(makeAppointmentRepository(trx)),
-  availability: withErrorMapping(makeAvailabilityReader(trx)),
-  bookings: withErrorMapping(makeBookingWriter(trx)),
-  leads: withErrorMapping(makeLeadRepository(trx)),
-  outbox: makeOutbox(trx),
-  bookingLocks: withErrorMapping({
-    acquire: (key) => acquireBookingLock(trx, key),
-    acquireAndListOverlapping: (key, from, to, excludeId) => listOverlappingUnderLock(trx, key, from, to, excludeId),
-  }),
-  idempotencyRecords: makeIdempotencyStore(trx),
-  sandboxes: withErrorMapping(makeSandboxStore(trx)),
-});
+/**
+ * Everything a unit of work may touch, bound to its transaction, each repository made when the work first reads it;
+ * its bulk writes are recorded in `bulkWrites`.
+ */
+const makeTransaction = (trx: Transaction<Database>, bulkWrites: BulkWrites): DomainTransaction =>
+  madeOnFirstUse<DomainTransaction>({
+    garages: () => withErrorMapping(makeGarageRepository(trx)),
+    integrations: () => withErrorMapping(makeIntegrationRepository(trx)),
+    products: () => withErrorMapping(makeProductRepository(trx, bulkWrites)),
+    stock: () => withErrorMapping(makeStockRepository(trx, bulkWrites)),
+    vehicles: () => withErrorMapping(makeVehicleRepository(trx, bulkWrites)),
+    quotes: () => withErrorMapping(makeQuoteRepository(trx)),
+    appointments: () => withErrorMapping(makeAppointmentRepository(trx)),
+    availability: () => withErrorMapping(makeAvailabilityReader(trx)),
+    bookings: () => withErrorMapping(makeBookingWriter(trx)),
+    leads: () => withErrorMapping(makeLeadRepository(trx)),
+    outbox: () => makeOutbox(trx),
+    bookingLocks: () =>
+      withErrorMapping({
+        acquire: (key) => acquireBookingLock(trx, key),
+        acquireAndListOverlapping: (key, from, to, excludeId) => listOverlappingUnderLock(trx, key, from, to, excludeId),
+      }),
+    idempotencyRecords: () => makeIdempotencyStore(trx),
+    sandboxes: () => withErrorMapping(makeSandboxStore(trx)),
+  });
 
 export interface UnitOfWorkOptions {
   /**
