@@ -77,6 +77,7 @@ t.test('400 VALIDATION_FAILED: off the slot grid in local time, or non-zero seco
     '2026-12-01T09:15:00+01:00',
     '2026-12-01T09:00:30+01:00',
     '2026-12-01T09:00:00.001+01:00',
+    '2026-12-01T09:00:00.0001+01:00',
     '2026-12-01T08:00:00+00:15',
   ]) {
     t.same(await failure(w.book({ startsAt })), { code: 'VALIDATION_FAILED', paths: ['/startsAt'] }, startsAt);
