@@ -41,3 +41,28 @@ t.test('a garage asking for ever new pages evicts only its own', async (t) => {
   const kept = pagesOf('flood', 2_000).filter((key) => cache.get(key)).length;
   t.ok(kept * PAGE_BYTES <= LIST_CACHE_BUDGET.maxBytes * LIST_CACHE_BUDGET.garageShare, `the flooding garage holds its share at most (${kept} pages)`);
 });
+
+t.test('a garage filling its share with the smallest pages still holds its share of the pages at most', async (t) => {
+  const { cache } = cacheOfTheApi();
+  // A page known by its ETag alone (a 304 at that version) takes a hundred bytes or so.
+  const small = 100;
+  const others = ['garage-b', 'garage-c', 'garage-d'].flatMap((garage) => pagesOf(garage, CATALOG_PAGES).map((key) => ({ garage, key })));
+  for (const { garage, key } of others) cache.set(garage, key, { page: key }, small);
+  const flood = pagesOf('flood', LIST_CACHE_BUDGET.maxEntries);
+  for (const key of flood) cache.set('flood', key, { page: key }, small);
+  t.ok(others.every(({ key }) => cache.get(key)), "three other garages' pages are all still there");
+  const kept = flood.filter((key) => cache.get(key)).length;
+  t.ok(kept <= LIST_CACHE_BUDGET.maxEntries * LIST_CACHE_BUDGET.garageShare, `the flooding garage holds its share of the pages at most (${kept})`);
+  t.ok(kept >= LIST_CACHE_BUDGET.maxEntries * LIST_CACHE_BUDGET.garageShare * 0.99, `and that much (${kept})`);
+});
+
+t.test("a garage's account costs memory for the pages it holds, not for the pages it may hold", async (t) => {
+  const { cache } = cacheOfTheApi();
+  const garages = 1_000;
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < garages; i += 1) cache.set(`garage-${i}`, `garage-${i} page 0`, { page: 'p' }, 1_000);
+  const perGarage = (process.memoryUsage().heapUsed - before) / garages;
+  // Room for a quarter of the cache's entries, allocated in each account, would take over 100 KB a garage.
+  t.ok(perGarage < 10_000, `${Math.round(perGarage)} bytes of heap per garage holding one page`);
+  t.ok(cache.get('garage-0 page 0') && cache.get(`garage-${garages - 1} page 0`), 'every garage keeps its page');
+});

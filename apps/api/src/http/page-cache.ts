@@ -38,11 +38,15 @@ export const makePageCache = <Page extends object>({ maxBytes, maxEntries, garag
       if (own?.size === 0) byGarage.delete(garageId);
     },
   });
+  // A garage's account is bounded by size alone: lru-cache allocates room for `max` entries up front, some 100 KB for
+  // a quarter of 20,000, in every garage's account, which an instance serving a thousand garages would pay a thousand
+  // times. Each page counts at least the bytes the whole cache allows a page on average, so that a garage's share of
+  // the bytes also bounds how many pages it holds, however small they are.
+  const leastPageSize = Math.max(1, Math.ceil(maxBytes / maxEntries));
   const accountOf = (garageId: string) => {
     let own = byGarage.get(garageId);
     if (!own) {
       own = new LRUCache<string, number>({
-        max: Math.max(1, Math.floor(maxEntries * garageShare)),
         maxSize: Math.max(1, Math.floor(maxBytes * garageShare)),
         sizeCalculation: (size) => size,
         disposeAfter: (_size, key, reason) => {
@@ -62,7 +66,7 @@ export const makePageCache = <Page extends object>({ maxBytes, maxEntries, garag
     },
     set(garageId, key, page, size) {
       const own = accountOf(garageId);
-      const bytes = Math.max(1, size);
+      const bytes = Math.max(leastPageSize, size);
       own.set(key, bytes);
       if (!own.has(key)) {
         // Larger than the garage's whole share: not kept.
