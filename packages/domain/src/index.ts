@@ -147,7 +147,7 @@ export type { BookingWriter, PlaceRequest } from './booking/booking-writer.port.
 export { hasRoom, placesSpan } from './booking/capacity-rule.js';
 export type { BookedInterval } from './booking/occupancy.js';
 export { MAX_DURATION_MINUTES } from './booking/slot-model.js';
-export { makeLocalTime, type LocalTime, type LocalTimeLimits } from './booking/local-time.js';
+export { isContractDate, isContractDateTime, makeLocalTime, type LocalTime, type LocalTimeLimits } from './booking/local-time.js';
 export {
   APPOINTMENT_FIELD_LIMITS,
   MAX_PRODUCTS_PER_APPOINTMENT,

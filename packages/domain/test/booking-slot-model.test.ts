@@ -236,8 +236,12 @@ t.test('an RFC 3339 time names the instant Luxon reads, and no time names a day 
   for (const text of ['2026-12-01T24:00:00Z', '2026-12-01T09:00:00', '2026-12-01 09:00:00Z', '2026-12-01T09:00Z', '2026-12-01T09:00:00+0100', '+02026-12-01T09:00:00Z', 20261201, null]) {
     t.equal(parseRfc3339(text), null, `${String(text)} is no RFC 3339 time with an offset`);
   }
-  t.same(parseRfc3339('2026-12-01T09:00:00.000-01:30'), { ms: Date.UTC(2026, 11, 1, 10, 30), wholeMinute: true });
-  t.same(parseRfc3339('2026-12-01T09:00:00.0009+00:00'), { ms: Date.UTC(2026, 11, 1, 9), wholeMinute: false }, 'a fraction under a millisecond is no whole minute');
+  t.same(parseRfc3339('2026-12-01T09:00:00.000-01:30'), { ms: Date.UTC(2026, 11, 1, 10, 30), wholeMinute: true, date: '2026-12-01', offsetMinutes: -90 });
+  t.same(
+    parseRfc3339('2026-12-01T09:00:00.0009+00:00'),
+    { ms: Date.UTC(2026, 11, 1, 9), wholeMinute: false, date: '2026-12-01', offsetMinutes: 0 },
+    'a fraction under a millisecond is no whole minute',
+  );
 });
 
 t.test('parse: the 400 rules, in the garage local time', async (t) => {

@@ -15,8 +15,11 @@ export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
 
 /** A `YYYY-MM-DD` that names a day of the calendar (not 30 February): the day arithmetic gives it back unchanged. */
-export const isLocalDate = (value: unknown): value is string =>
-  typeof value === 'string' && LOCAL_DATE.test(value) && addCalendarDays(value, 0) === value;
+export const isLocalDate = (value: unknown): value is string => {
+  if (typeof value !== 'string' || !LOCAL_DATE.test(value)) return false;
+  const day = utcMidnight(value, 0);
+  return day.getUTCFullYear() === Number(value.slice(0, 4)) && day.getUTCMonth() + 1 === Number(value.slice(5, 7)) && day.getUTCDate() === Number(value.slice(8, 10));
+};
 
 export const checkLocalDate = (value: unknown, check: Checker, path: string): value is string => {
   if (isLocalDate(value)) return true;
@@ -84,6 +87,9 @@ const RFC3339 = /^(\d{4}-\d{2}-\d{2})[Tt]([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\
 export interface WrittenInstant {
   ms: number;
   wholeMinute: boolean;
+  /** The date it was written with, `YYYY-MM-DD`, and its offset in minutes east of UTC (`Z`: 0). */
+  date: string;
+  offsetMinutes: number;
 }
 
 /**
@@ -99,7 +105,7 @@ export const parseRfc3339 = (text: unknown): WrittenInstant | null => {
   const wallMs =
     utcMidnight(date, 0).getTime() + ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000 + Number(fraction.slice(0, 3).padEnd(3, '0'));
   const offset = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
-  return { ms: wallMs - offset * MINUTE_MS, wholeMinute: seconds === '00' && /^0*$/.test(fraction) };
+  return { ms: wallMs - offset * MINUTE_MS, wholeMinute: seconds === '00' && /^0*$/.test(fraction), date, offsetMinutes: offset };
 };
 
 /** The dates a database date column holds. */
@@ -108,6 +114,21 @@ const LAST_DATE = '9999-12-31';
 
 /** Whether a local date, as `LocalTime.localReadingAt` writes it, lies within the years a database date holds. */
 export const isStorableDate = (date: string): boolean => LOCAL_DATE.test(date) && date >= FIRST_DATE;
+
+/**
+ * A date as the contract takes one (docs/reference/contract.md §1): `YYYY-MM-DD`, a day of the calendar, in the years
+ * 0001–9999 that a database date holds.
+ */
+export const isContractDate = (value: string): boolean => isLocalDate(value) && isStorableDate(value);
+
+/**
+ * A time as the contract takes one (§1): RFC 3339 with an offset of at most ±23:59, on a date `isContractDate` takes;
+ * no hour 24, no leap second, no suffix.
+ */
+export const isContractDateTime = (value: string): boolean => {
+  const written = parseRfc3339(value);
+  return written !== null && isStorableDate(written.date) && Math.abs(written.offsetMinutes) < DAY_MS / MINUTE_MS;
+};
 
 /**
  * The local dates that the instant `startsAt` writes falls on in any garage's zone, before that zone is known: the
