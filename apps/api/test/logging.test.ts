@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import t from 'tap';
 import { createLogger } from '../src/logging.js';
 import { build, LogCapture, seedGarage } from './helper.js';
@@ -141,4 +142,20 @@ t.test('logs: a line that carries headers, a query or a key has the credentials 
   t.same(query.query, { apiKey: '[REDACTED]', limit: 2 });
   t.equal(key.apiKey, '[REDACTED]');
   t.same(request.req, { method: 'GET', url: '[unmatched]?limit&apiKey' }, 'the serializer keeps no headers, nor a path no router matched');
+});
+
+t.test('the pretty printer is loaded only where a terminal reads the log', async (t) => {
+  const cache = createRequire(import.meta.url).cache;
+  const prettyLoaded = () => Object.keys(cache).some((path) => path.includes('/pino-pretty/'));
+  t.notOk(process.stdout.isTTY, 'this test writes to a pipe, as a server in a container does');
+  createLogger('silent');
+  t.notOk(prettyLoaded(), 'a process writing JSON lines never loads pino-pretty');
+  const isTTY = Object.getOwnPropertyDescriptor(process.stdout, 'isTTY');
+  Object.defineProperty(process.stdout, 'isTTY', { value: true, configurable: true });
+  t.teardown(() => {
+    if (isTTY) Object.defineProperty(process.stdout, 'isTTY', isTTY);
+    else delete (process.stdout as { isTTY?: boolean }).isTTY;
+  });
+  createLogger('silent');
+  t.ok(prettyLoaded(), 'on a terminal it does');
 });
