@@ -119,7 +119,7 @@ export const isStorableDate = (date: string): boolean => LOCAL_DATE.test(date) &
  * A date as the contract takes one (docs/reference/contract.md §1): `YYYY-MM-DD`, a day of the calendar, in the years
  * 0001–9999 that a database date holds.
  */
-export const isContractDate = (value: string): boolean => isLocalDate(value) && isStorableDate(value);
+export const isContractDate = (value: string): boolean => isLocalDate(value) && value >= FIRST_DATE;
 
 /**
  * A time as the contract takes one (§1): RFC 3339 with an offset of at most ±23:59, on a date `isContractDate` takes;
@@ -127,7 +127,7 @@ export const isContractDate = (value: string): boolean => isLocalDate(value) && 
  */
 export const isContractDateTime = (value: string): boolean => {
   const written = parseRfc3339(value);
-  return written !== null && isStorableDate(written.date) && Math.abs(written.offsetMinutes) < DAY_MS / MINUTE_MS;
+  return written !== null && written.date >= FIRST_DATE && Math.abs(written.offsetMinutes) < DAY_MS / MINUTE_MS;
 };
 
 /**
