@@ -66,3 +66,13 @@ t.test("a garage's account costs memory for the pages it holds, not for the page
   t.ok(perGarage < 10_000, `${Math.round(perGarage)} bytes of heap per garage holding one page`);
   t.ok(cache.get('garage-0 page 0') && cache.get(`garage-${garages - 1} page 0`), 'every garage keeps its page');
 });
+
+t.test('the whole cache holds its number of pages at most, however small they are', async (t) => {
+  const { cache } = cacheOfTheApi();
+  const garages = Array.from({ length: 10 }, (_, i) => `garage-${i}`);
+  const keys = garages.flatMap((garage) => pagesOf(garage, LIST_CACHE_BUDGET.maxEntries / 4).map((key) => ({ garage, key })));
+  for (const { garage, key } of keys) cache.set(garage, key, { page: key }, 100);
+  const kept = keys.filter(({ key }) => cache.get(key)).length;
+  t.ok(kept <= LIST_CACHE_BUDGET.maxEntries, `${kept} pages of ${keys.length} kept`);
+  t.ok(kept >= LIST_CACHE_BUDGET.maxEntries * 0.99, 'and about that many');
+});

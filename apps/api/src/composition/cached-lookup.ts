@@ -1,5 +1,5 @@
 import type { Clock } from '@garage/domain';
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../http/growing-lru.js';
 
 export interface CachedLookupOptions {
   /** How long an answer is trusted: a revoked or rotated key keeps working on an instance for at most this long. */
@@ -23,8 +23,8 @@ export const cachedLookup = <T>(
 ): ((key: string) => Promise<T | null>) => {
   // Expiry follows the injected clock (read on every check), so that tests move time.
   const timing = { ttl: ttlMs, ttlResolution: 0, perf: { now: () => clock.nowMs() } };
-  const found = new LRUCache<string, { value: T }>({ max: maxEntries, ...timing });
-  const missing = new LRUCache<string, true>({ max: maxNegativeEntries, ...timing });
+  const found = growingLru<string, { value: T }>(maxEntries, timing);
+  const missing = growingLru<string, true>(maxNegativeEntries, timing);
   const inFlight = new Map<string, Promise<T | null>>();
   return async (key) => {
     const hit = found.get(key);

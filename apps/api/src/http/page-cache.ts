@@ -26,8 +26,10 @@ export const makePageCache = <Page extends object>({ maxBytes, maxEntries, garag
   const timing = { ttl: ttlMs, ttlResolution: 0, perf: { now } };
   /** Each garage's pages (their keys and sizes); a page evicted here is evicted from `pages`. */
   const byGarage = new Map<string, LRUCache<string, number>>();
+  // Every page counts at least the bytes the whole cache allows a page on average, so that the bytes bound the count
+  // too: with `max` set, lru-cache would allocate room for every page up front, and each garage's account likewise.
+  const leastPageSize = Math.max(1, Math.ceil(maxBytes / maxEntries));
   const pages = new LRUCache<string, { garageId: string; page: Page }>({
-    max: maxEntries,
     maxSize: maxBytes,
     ...timing,
     // After the page is gone, whatever took it (eviction, expiry, deletion): the garage's account follows.
@@ -38,11 +40,9 @@ export const makePageCache = <Page extends object>({ maxBytes, maxEntries, garag
       if (own?.size === 0) byGarage.delete(garageId);
     },
   });
-  // A garage's account is bounded by size alone: lru-cache allocates room for `max` entries up front, some 100 KB for
-  // a quarter of 20,000, in every garage's account, which an instance serving a thousand garages would pay a thousand
-  // times. Each page counts at least the bytes the whole cache allows a page on average, so that a garage's share of
-  // the bytes also bounds how many pages it holds, however small they are.
-  const leastPageSize = Math.max(1, Math.ceil(maxBytes / maxEntries));
+  // A garage's account is bounded by bytes alone, as the whole is: room reserved for a quarter of 20,000 pages would be
+  // some 100 KB in every garage's account, which an instance serving a thousand garages would pay a thousand times.
+  // Its share of the bytes bounds how many pages it holds, however small they are.
   const accountOf = (garageId: string) => {
     let own = byGarage.get(garageId);
     if (!own) {

@@ -1,6 +1,6 @@
 import { DomainError, isDomainError, ToggleOffError } from '@garage/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../http/growing-lru.js';
 import { clientKey, ipCounter } from './rate-limits.js';
 
 /**
@@ -40,7 +40,7 @@ export const makeThrottledAuthentication = (app: FastifyInstance): ThrottledAuth
   // from then on the address is throttled) from the ones after it (refused).
   const failures = ipCounter(app, { name: 'failed-auth', max: FAILED_AUTH_LIMIT.max + 1, timeWindow: FAILED_AUTH_LIMIT.timeWindow });
   // Each address is forgotten when its window ends.
-  const throttledUntil = new LRUCache<string, number>({ max: THROTTLED_IPS_MAX, ttlAutopurge: true });
+  const throttledUntil = growingLru<string, number>(THROTTLED_IPS_MAX, { ttlAutopurge: true });
   /** A failure of authentication: counted if it is a refused key, then thrown on (or replaced by a 429). */
   const counted = async (request: FastifyRequest, reply: FastifyReply, err: unknown): Promise<never> => {
     if (!isRefusedKey(err)) throw err;

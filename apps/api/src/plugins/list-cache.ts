@@ -2,7 +2,7 @@ import { systemClock, type Clock, type ListName, type ListVersionProbe } from '@
 import DataLoader from 'dataloader';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../http/growing-lru.js';
 import { makePageCache } from '../http/page-cache.js';
 import { matches, sendNotModified } from './http-conventions.js';
 import { versionOf as apiVersionOf } from './api-versions.js';
@@ -94,7 +94,7 @@ const versionsOf = (probe: ListVersionProbe, list: ListName, shareMs: number, cl
     { cache: false, maxBatchSize: 500, batchScheduleFn: (dispatch) => void inFlight.then(dispatch) },
   );
   if (shareMs <= 0) return (garageId: string): Promise<string> => loader.load(garageId);
-  const recent = new LRUCache<string, string>({ max: LIST_CACHE_BUDGET.maxEntries, ttl: shareMs, ttlResolution: 0, perf: timerOf(clock) });
+  const recent = growingLru<string, string>(LIST_CACHE_BUDGET.maxEntries, { ttl: shareMs, ttlResolution: 0, perf: timerOf(clock) });
   return async (garageId: string): Promise<string> => {
     const shared = recent.get(garageId);
     if (shared !== undefined) return shared;
@@ -141,7 +141,7 @@ export default fp(
     // A page's bytes are kept only from its second read within a page's lifetime on (a doorkeeper, as in TinyLFU). A
     // cursor walk reads each page once, and a page kept 3 s that nobody asks for again only holds memory: while a
     // connector walked a large catalog, such pages filled the cache and grew the process by some 16 MiB.
-    const readBefore = new LRUCache<string, true>({ max: LIST_CACHE_BUDGET.maxEntries, ttl: PAGE_CACHE_MAX_AGE_MS, ttlResolution: 0, perf: timerOf(clock) });
+    const readBefore = growingLru<string, true>(LIST_CACHE_BUDGET.maxEntries, { ttl: PAGE_CACHE_MAX_AGE_MS, ttlResolution: 0, perf: timerOf(clock) });
     const pages = makePageCache<CachedPage>({
       ...LIST_CACHE_BUDGET,
       ttlMs: PAGE_CACHE_MAX_AGE_MS,

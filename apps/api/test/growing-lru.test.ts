@@ -1,0 +1,40 @@
+import { LRUCache } from 'lru-cache';
+import t from 'tap';
+import { growingLru } from '../src/http/growing-lru.js';
+
+t.test('holds at most its entries, the least recently used going first', async (t) => {
+  const cache = growingLru<string, number>(3);
+  for (const key of ['a', 'b', 'c']) cache.set(key, 1);
+  cache.get('a');
+  cache.set('d', 1);
+  t.same([...cache.keys()].sort(), ['a', 'c', 'd'], "'b', the least recently used, was evicted");
+  for (let i = 0; i < 100; i += 1) cache.set(`k${i}`, i);
+  t.equal(cache.size, 3, 'never more than its bound');
+});
+
+t.test('keeps the options it is given', async (t) => {
+  // lru-cache reads a start at 0 as no start at all.
+  let now = 1;
+  const cache = growingLru<string, true>(10, { ttl: 1000, ttlResolution: 0, perf: { now: () => now } });
+  cache.set('a', true);
+  now = 1000;
+  t.ok(cache.get('a'), 'kept within its ttl');
+  now = 1002;
+  t.equal(cache.get('a'), undefined, 'gone past its ttl');
+});
+
+t.test('an empty cache takes heap for what it holds, not for what it may hold', async (t) => {
+  const caches = 50;
+  const heapOf = (make: () => unknown) => {
+    const kept: unknown[] = [];
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < caches; i += 1) kept.push(make());
+    return (process.memoryUsage().heapUsed - before) / caches;
+  };
+  const options = { ttl: 1000, ttlResolution: 0 };
+  const growing = heapOf(() => growingLru<string, string>(20_000, options));
+  const reserved = heapOf(() => new LRUCache<string, string>({ max: 20_000, ...options }));
+  // lru-cache given `max: 20_000` and a ttl reserves four arrays of 20,000 slots: 640 KB of heap.
+  t.ok(reserved > 500_000, `with max, ${Math.round(reserved)} bytes of heap each (the comparison measures something)`);
+  t.ok(growing < 20_000, `${Math.round(growing)} bytes of heap each`);
+});
