@@ -1,7 +1,6 @@
 import { register } from 'node:module';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ROOT_CONTEXT, trace, type Span, type TextMapPropagator } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 type Env = Record<string, string | undefined>;
@@ -17,8 +16,6 @@ export const tracingConfigured = (env: Env): boolean =>
 
 let sdk: NodeSDK | null = null;
 
-const traceContext = new W3CTraceContextPropagator();
-
 /**
  * The process's propagator: it writes W3C trace context (the `traceparent` stored with an outbox event, which the
  * delivery reads back with a propagator of its own) and takes none from a carrier. The only carriers it would be given
@@ -26,29 +23,25 @@ const traceContext = new W3CTraceContextPropagator();
  * the trace, nor the sampling, of the work it causes and of the webhook spans stored with it. A request starts a
  * trace of its own, and the caller's context is a link of its span (`requestSpanHook`).
  */
-const writeOnly: TextMapPropagator = {
+const writeOnly = (traceContext: TextMapPropagator): TextMapPropagator => ({
   inject: (context, carrier, setter) => traceContext.inject(context, carrier, setter),
   extract: (context) => context,
   fields: () => traceContext.fields(),
-};
-
-/** The caller's trace context as a link of the request's span, when the request carried a valid one. */
-const linkCaller = (span: Span, headers: IncomingHttpHeaders) => {
-  const caller = trace.getSpanContext(traceContext.extract(ROOT_CONTEXT, headers, { get: (carrier, key) => carrier[key], keys: Object.keys }));
-  if (caller && trace.isSpanContextValid(caller)) span.addLink({ context: caller, attributes: { 'link.reason': 'caller trace context' } });
-};
+});
 
 /**
  * Names the request's span by its route pattern, never the URL (a path may hold a quote token, a query the
- * discouraged `apiKey`), and links the caller's trace context.
+ * discouraged `apiKey`), and links the caller's trace context when the request carried a valid one.
  */
-const requestSpanHook = (span: Span, request: { method: string; routeOptions: { url?: string }; headers: IncomingHttpHeaders }) => {
-  const route = request.routeOptions.url;
-  span.updateName(route === undefined ? request.method : `${request.method} ${route}`);
-  // @fastify/otel records the raw URL as `url.path`; the pattern replaces it.
-  span.setAttribute('url.path', route ?? 'unmatched');
-  linkCaller(span, request.headers);
-};
+const requestSpanHook =
+  (traceContext: TextMapPropagator) => (span: Span, request: { method: string; routeOptions: { url?: string }; headers: IncomingHttpHeaders }) => {
+    const route = request.routeOptions.url;
+    span.updateName(route === undefined ? request.method : `${request.method} ${route}`);
+    // @fastify/otel records the raw URL as `url.path`; the pattern replaces it.
+    span.setAttribute('url.path', route ?? 'unmatched');
+    const caller = trace.getSpanContext(traceContext.extract(ROOT_CONTEXT, request.headers, { get: (carrier, key) => carrier[key], keys: Object.keys }));
+    if (caller && trace.isSpanContextValid(caller)) span.addLink({ context: caller, attributes: { 'link.reason': 'caller trace context' } });
+  };
 
 /**
  * Starts OpenTelemetry tracing when `env` asks for it (`tracingConfigured`): spans for Fastify's requests, Postgres
@@ -62,24 +55,26 @@ const requestSpanHook = (span: Span, request: { method: string; routeOptions: { 
 export const startTracing = async ({ serviceName, env = process.env }: { serviceName: string; env?: Env }): Promise<boolean> => {
   if (sdk !== null || !tracingConfigured(env)) return sdk !== null;
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
-  const [{ NodeSDK }, { FastifyOtelInstrumentation }, { PgInstrumentation }, { IORedisInstrumentation }] = await Promise.all([
+  const [{ NodeSDK }, { W3CTraceContextPropagator }, { FastifyOtelInstrumentation }, { PgInstrumentation }, { IORedisInstrumentation }] = await Promise.all([
     import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/core'),
     import('@fastify/otel'),
     import('@opentelemetry/instrumentation-pg'),
     import('@opentelemetry/instrumentation-ioredis'),
   ]);
+  const traceContext = new W3CTraceContextPropagator();
   sdk = new NodeSDK({
     ...(env.OTEL_SERVICE_NAME ? {} : { serviceName }),
     // Metrics stay with Prometheus (/metrics), logs with stdout: only traces go over OTLP.
     metricReaders: [],
     logRecordProcessors: [],
-    textMapPropagator: writeOnly,
+    textMapPropagator: writeOnly(traceContext),
     instrumentations: [
       new FastifyOtelInstrumentation({
         registerOnInitialization: true,
         // One span per request and one for its handler; a span per hook would cost more than most hooks do.
         instrumentHooks: false,
-        requestHook: requestSpanHook,
+        requestHook: requestSpanHook(traceContext),
       }),
       // Statement texts carry placeholders only; parameter values are never recorded (enhancedDatabaseReporting off).
       // Statements outside any traced work (the worker's polling) make no traces of their own.

@@ -1,13 +1,20 @@
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, trace } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, trace, type Context, type TextMapPropagator } from '@opentelemetry/api';
 import type { ClaimedDelivery, DeliveryReport } from '@garage/domain';
 
 const tracer = trace.getTracer('@garage/webhook-delivery');
+
 /**
  * Reads the `traceparent` this service stored with the event: its own, so it is trusted, unlike a request's headers,
- * which the process's propagator never reads (docs/operators/observability.md).
+ * which the process's propagator never reads (docs/operators/observability.md). Only a process that traced writes one,
+ * so the propagator's module (and the semantic conventions it brings, over a megabyte of heap) is loaded at the first
+ * such event, and never where tracing is off.
  */
-const storedTraceContext = new W3CTraceContextPropagator();
+let storedTraceContext: Promise<TextMapPropagator> | undefined;
+const parentOf = async (traceParent: string | null | undefined): Promise<Context> => {
+  if (!traceParent) return ROOT_CONTEXT;
+  storedTraceContext ??= import('@opentelemetry/core').then(({ W3CTraceContextPropagator }) => new W3CTraceContextPropagator());
+  return (await storedTraceContext).extract(ROOT_CONTEXT, { traceparent: traceParent }, defaultTextMapGetter);
+};
 
 /** The receiver's host, for the span: its URL's path and query may hold a token of the receiver's. */
 const hostOf = (url: string): string | undefined => {
@@ -26,8 +33,8 @@ const hostOf = (url: string): string | undefined => {
  */
 export const tracedAttempt =
   (attempt: (delivery: ClaimedDelivery) => Promise<DeliveryReport>) =>
-  (delivery: ClaimedDelivery): Promise<DeliveryReport> => {
-    const parent = delivery.traceParent ? storedTraceContext.extract(ROOT_CONTEXT, { traceparent: delivery.traceParent }, defaultTextMapGetter) : ROOT_CONTEXT;
+  async (delivery: ClaimedDelivery): Promise<DeliveryReport> => {
+    const parent = await parentOf(delivery.traceParent);
     const host = hostOf(delivery.url);
     const attributes = {
       'webhook.event.id': delivery.event.id,
