@@ -76,3 +76,18 @@ t.test('the whole cache holds its number of pages at most, however small they ar
   t.ok(kept <= LIST_CACHE_BUDGET.maxEntries, `${kept} pages of ${keys.length} kept`);
   t.ok(kept >= LIST_CACHE_BUDGET.maxEntries * 0.99, 'and about that many');
 });
+
+t.test('expired pages are dropped when purged, not only when later pages push them out', async (t) => {
+  const { cache, tick } = cacheOfTheApi();
+  // lru-cache reads a start at 0 as no start at all.
+  tick();
+  const catalog = pagesOf('garage-a', CATALOG_PAGES);
+  for (const key of catalog) cache.set('garage-a', key, { page: key }, PAGE_BYTES);
+  t.equal(cache.purgeStale(), 0, 'nothing is dropped within its time');
+  for (let ms = 0; ms <= 3000; ms += 1) tick();
+  const fresh = pagesOf('garage-b', 2);
+  for (const key of fresh) cache.set('garage-b', key, { page: key }, PAGE_BYTES);
+  t.equal(cache.purgeStale(), CATALOG_PAGES, 'every expired page is dropped at once');
+  t.equal(cache.purgeStale(), 0);
+  t.ok(fresh.every((key) => cache.get(key)), 'pages within their time stay');
+});

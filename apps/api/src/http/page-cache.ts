@@ -14,6 +14,11 @@ export interface PageCacheOptions {
 export interface PageCache<Page> {
   get(key: string): Page | undefined;
   set(garageId: string, key: string, page: Page, size: number): void;
+  /**
+   * Drops every page past its time and says how many. lru-cache drops a page it finds expired, or evicts one when
+   * another comes, so without it the pages of a burst of reads stay in memory until later pages take their place.
+   */
+  purgeStale(): number;
 }
 
 /**
@@ -76,6 +81,11 @@ export const makePageCache = <Page extends object>({ maxBytes, maxEntries, garag
       }
       pages.set(key, { garageId, page }, { size: bytes });
       if (!pages.has(key)) own.delete(key);
+    },
+    purgeStale() {
+      const before = pages.size;
+      pages.purgeStale();
+      return before - pages.size;
     },
   };
 };

@@ -147,6 +147,13 @@ export default fp(
       ttlMs: PAGE_CACHE_MAX_AGE_MS,
       now: () => clock.nowMs(),
     });
+    // Expired pages go within a page's lifetime, not when later pages push them out: their bytes (up to the budget's
+    // 16 MiB) are memory that nothing will read again, and an instance past a burst of list reads should give it back.
+    const purge = setInterval(() => {
+      pages.purgeStale();
+      readBefore.purgeStale();
+    }, PAGE_CACHE_MAX_AGE_MS).unref();
+    app.addHook('onClose', async () => clearInterval(purge));
     const versionOf = {
       products: versionsOf(probe, 'products', versionShareMs, clock),
       stock: versionsOf(probe, 'stock', versionShareMs, clock),
