@@ -159,3 +159,13 @@ t.test('the pretty printer is loaded only where a terminal reads the log', async
   createLogger('silent');
   t.ok(prettyLoaded(), 'on a terminal it does');
 });
+
+t.test("the documentation's pages log no error: the request log's hooks pass over requests that carry no key", async (t) => {
+  const logs = new LogCapture();
+  const { app } = await build(t, { logs });
+  for (const url of ['/api/public/docs', '/api/public/docs/static/index.html', '/api/public/docs/connectors/quick-start']) {
+    const res = await app.inject({ method: 'GET', url });
+    t.ok(res.statusCode < 400, `${url}: ${res.statusCode}`);
+  }
+  t.same(logs.lines.filter((l) => Number(l.level) >= 50).map((l) => (l.err as { message?: string } | undefined)?.message ?? l.msg), []);
+});

@@ -20,14 +20,15 @@ export default fp(
     const recorder = app.requestRecorder;
     if (recorder === null) return;
     app.decorateRequest('sentErrorBody', null);
-    // Callback hooks: they run on every request, and an async hook costs a promise each time.
+    // Callback hooks: they run on every request, and an async hook costs a promise each time. Requests to routes of
+    // plugins registered before auth (the documentation's pages) have no `principal` at all, not even null.
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (reply.statusCode >= 400 && request.principal !== null && typeof payload === 'string') request.sentErrorBody = payload;
+      if (reply.statusCode >= 400 && request.principal && typeof payload === 'string') request.sentErrorBody = payload;
       done(null, payload);
     });
     app.addHook('onResponse', (request: FastifyRequest, reply, done) => {
       const principal = request.principal;
-      if (principal === null) {
+      if (!principal) {
         done();
         return;
       }
