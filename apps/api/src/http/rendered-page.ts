@@ -11,6 +11,7 @@ if (ITEMS_KEY === undefined || CURSOR_KEY === undefined || others.length > 0) {
 }
 const OPEN = `{${JSON.stringify(ITEMS_KEY)}:[`;
 const BETWEEN = `],${JSON.stringify(CURSOR_KEY)}:`;
+const ITEMS_AT = Buffer.byteLength(OPEN);
 
 /**
  * The bytes of a list's 200, `Page(item)` of schemas/list.ts: the store's rendered items (each the JSON the item's
@@ -21,11 +22,10 @@ const BETWEEN = `],${JSON.stringify(CURSOR_KEY)}:`;
 export const pageBytes = (page: DomainPage<string>): Buffer => {
   const items = page.data.join(',');
   const tail = `${BETWEEN}${JSON.stringify(page.nextCursor)}}`;
-  const itemsAt = Buffer.byteLength(OPEN);
-  const tailAt = itemsAt + Buffer.byteLength(items);
+  const tailAt = ITEMS_AT + Buffer.byteLength(items);
   const bytes = Buffer.allocUnsafe(tailAt + Buffer.byteLength(tail));
   bytes.write(OPEN);
-  bytes.write(items, itemsAt);
+  bytes.write(items, ITEMS_AT);
   bytes.write(tail, tailAt);
   return bytes;
 };
