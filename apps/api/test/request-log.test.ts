@@ -100,6 +100,19 @@ t.test('request log', async (t) => {
     t.match(text, /request_log_written_total \d+/);
     t.match(text, /request_log_dropped_total 0/);
   });
+
+  t.test("the documentation's pages, asked without a key, leave no record", async (t) => {
+    const written = async () => Number(/request_log_written_total (\d+)/.exec(await app.metrics.registry.metrics())?.[1]);
+    await recorder.flush();
+    const before = await written();
+    for (const url of ['/api/public/docs', '/api/public/docs/connectors/quick-start']) {
+      const res = await app.inject({ method: 'GET', url });
+      t.ok(res.statusCode < 400, `${url}: ${res.statusCode}`);
+    }
+    await call('/api/public/products', shop.apiKey, 'after-docs');
+    await recorder.flush();
+    t.equal(await written(), before + 1, "only the connector's request after them is written");
+  });
 });
 
 t.test('REQUEST_LOG=off: nothing is recorded, the list answers empty', async (t) => {
