@@ -28,6 +28,7 @@ export {
   type ErrorDetail,
 } from './kernel/errors.js';
 export { systemClock, type Clock } from './kernel/clock.port.js';
+export { growingLru, type GrowingLruOptions } from './kernel/growing-lru.js';
 export type { Repositories, Transaction, UnitOfWork, Work } from './kernel/unit-of-work.port.js';
 export type { TransactionalUseCase } from './kernel/transactional-use-case.js';
 export type { KeysetPosition, KeysetQuery } from './kernel/pagination.js';

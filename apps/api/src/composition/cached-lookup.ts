@@ -1,5 +1,4 @@
-import type { Clock } from '@garage/domain';
-import { growingLru } from '../http/growing-lru.js';
+import { growingLru, type Clock } from '@garage/domain';
 
 export interface CachedLookupOptions {
   /** How long an answer is trusted: a revoked or rotated key keeps working on an instance for at most this long. */

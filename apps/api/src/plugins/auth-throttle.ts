@@ -1,6 +1,5 @@
-import { DomainError, isDomainError, ToggleOffError } from '@garage/domain';
+import { DomainError, growingLru, isDomainError, ToggleOffError } from '@garage/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { growingLru } from '../http/growing-lru.js';
 import { clientKey, ipCounter } from './rate-limits.js';
 
 /**

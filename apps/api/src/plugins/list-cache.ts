@@ -1,8 +1,7 @@
-import { systemClock, type Clock, type ListName, type ListVersionProbe } from '@garage/domain';
+import { growingLru, systemClock, type Clock, type ListName, type ListVersionProbe } from '@garage/domain';
 import DataLoader from 'dataloader';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { growingLru } from '../http/growing-lru.js';
 import { makePageCache } from '../http/page-cache.js';
 import { matches, sendNotModified } from './http-conventions.js';
 import { versionOf as apiVersionOf } from './api-versions.js';

@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
+import { growingLru } from '../kernel/growing-lru.js';
 import { LOCAL_DATE, type Checker } from '../kernel/validation.js';
 
 /**
@@ -205,8 +205,8 @@ export interface LocalTimeLimits {
 }
 
 export const makeLocalTime = ({ days = 4096, ranges = 1024 }: LocalTimeLimits = {}): LocalTime => {
-  const facts = new LRUCache<string, DayFacts>({ max: days });
-  const dateRanges = new LRUCache<string, readonly string[]>({ max: ranges });
+  const facts = growingLru<string, DayFacts>(days);
+  const dateRanges = growingLru<string, readonly string[]>(ranges);
 
   const dayFacts = (zone: string, date: string): DayFacts => {
     const key = `${zone}\n${date}`;

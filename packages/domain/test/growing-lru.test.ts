@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import t from 'tap';
-import { growingLru } from '../src/http/growing-lru.js';
+import { growingLru } from '../src/kernel/growing-lru.js';
 
 t.test('holds at most its entries, the least recently used going first', async (t) => {
   const cache = growingLru<string, number>(3);
