@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import t from 'tap';
+import { makeLocalTime } from '../src/booking/local-time.js';
 import { growingLru } from '../src/kernel/growing-lru.js';
 
 t.test('holds at most its entries, the least recently used going first', async (t) => {
@@ -38,4 +39,13 @@ t.test('an empty cache takes heap for what it holds, not for what it may hold', 
   // lru-cache given `max: 20_000` and a ttl reserves four arrays of 20,000 slots, some 640 KB of heap: what the bound
   // above would see of a cache made so. Only reported, as a collection during its loop lowers it by what it frees.
   t.comment(`with max, about ${Math.round(heapOf(() => new LRUCache<string, string>({ max: 20_000, ...options })))} bytes of heap each`);
+});
+
+t.test("the calendar's caches (makeLocalTime) take heap for what they hold", async (t) => {
+  const kept: unknown[] = [];
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 20; i += 1) kept.push(makeLocalTime());
+  const each = (process.memoryUsage().heapUsed - before) / kept.length;
+  // With `max`, its two caches of 4,096 and 1,024 entries reserved about 86 KB.
+  t.ok(each < 30_000, `${Math.round(each)} bytes of heap each`);
 });
