@@ -24,17 +24,20 @@ t.test('keeps the options it is given', async (t) => {
   t.equal(cache.get('a'), undefined, 'gone past its ttl');
 });
 
+/**
+ * The heap each of `count` things made by `make` takes, kept alive until measured. A collection during the loop can
+ * only lower the figure: an upper bound on it holds however the collector runs.
+ */
+const heapOf = (make: () => unknown, count = 50) => {
+  const kept: unknown[] = [];
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < count; i += 1) kept.push(make());
+  return (process.memoryUsage().heapUsed - before) / count;
+};
+
 t.test('an empty cache takes heap for what it holds, not for what it may hold', async (t) => {
-  const caches = 50;
-  const heapOf = (make: () => unknown) => {
-    const kept: unknown[] = [];
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < caches; i += 1) kept.push(make());
-    return (process.memoryUsage().heapUsed - before) / caches;
-  };
   const options = { ttl: 1000, ttlResolution: 0 };
   const growing = heapOf(() => growingLru<string, string>(20_000, options));
-  // A collection during the loop can only lower the figure: the bound holds however the collector runs.
   t.ok(growing < 20_000, `${Math.round(growing)} bytes of heap each`);
   // lru-cache given `max: 20_000` and a ttl reserves four arrays of 20,000 slots, some 640 KB of heap: what the bound
   // above would see of a cache made so. Only reported, as a collection during its loop lowers it by what it frees.
@@ -42,10 +45,7 @@ t.test('an empty cache takes heap for what it holds, not for what it may hold', 
 });
 
 t.test("the calendar's caches (makeLocalTime) take heap for what they hold", async (t) => {
-  const kept: unknown[] = [];
-  const before = process.memoryUsage().heapUsed;
-  for (let i = 0; i < 20; i += 1) kept.push(makeLocalTime());
-  const each = (process.memoryUsage().heapUsed - before) / kept.length;
+  const each = heapOf(() => makeLocalTime(), 20);
   // With `max`, its two caches of 4,096 and 1,024 entries reserved about 86 KB.
   t.ok(each < 30_000, `${Math.round(each)} bytes of heap each`);
 });
